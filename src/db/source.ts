@@ -1,0 +1,100 @@
+/**
+ * The back-office (source) tables: the system of record the sync reads from.
+ *
+ * This is the contract of DESIGN.md §7: every table has a uuid `id`, the fields of the
+ * spec's resources, `updated_at` bumped on every change (a soft delete included) and
+ * `deleted_at` for soft deletes. The `(updated_at, id)` index serves the sync's keyset
+ * cursor. The local database server creates these tables from `drizzle/source/`.
+ */
+import { sql } from "drizzle-orm";
+import { check, date, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+const money = (name: string) => numeric(name, { precision: 20, scale: 4, mode: "string" });
+
+/** Columns every source table carries, and the cursor index built on them. */
+const tracked = {
+  id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+  updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6, mode: "string" }).notNull().defaultNow(),
+  deletedAt: timestamp("deleted_at", { withTimezone: true, precision: 6, mode: "string" }),
+};
+
+export const sourceBrokers = pgTable(
+  "brokers",
+  { ...tracked, code: text("code").notNull(), name: text("name").notNull() },
+  (t) => [index("brokers_cursor_idx").on(t.updatedAt, t.id)],
+);
+
+export const sourceStaff = pgTable(
+  "staff",
+  { ...tracked, name: text("name").notNull(), email: text("email").notNull() },
+  (t) => [index("staff_cursor_idx").on(t.updatedAt, t.id)],
+);
+
+export const sourceCustomers = pgTable(
+  "customers",
+  {
+    ...tracked,
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone").notNull(),
+    staffId: uuid("staff_id").notNull().references(() => sourceStaff.id),
+  },
+  (t) => [index("customers_cursor_idx").on(t.updatedAt, t.id), uniqueIndex("customers_slug_key").on(t.slug)],
+);
+
+export const sourceAccounts = pgTable(
+  "accounts",
+  {
+    ...tracked,
+    customerId: uuid("customer_id").notNull().references(() => sourceCustomers.id),
+    brokerId: uuid("broker_id").notNull().references(() => sourceBrokers.id),
+    accountNo: text("account_no").notNull(),
+  },
+  (t) => [index("accounts_cursor_idx").on(t.updatedAt, t.id)],
+);
+
+export const sourceHoldings = pgTable(
+  "holdings",
+  {
+    ...tracked,
+    accountId: uuid("account_id").notNull().references(() => sourceAccounts.id),
+    stockCode: text("stock_code").notNull(),
+    isinCode: text("isin_code").notNull(),
+    quantity: integer("quantity").notNull(),
+    avgCost: money("avg_cost").notNull(),
+    totalCost: money("total_cost").notNull(),
+  },
+  (t) => [index("holdings_cursor_idx").on(t.updatedAt, t.id)],
+);
+
+export const sourceTransactions = pgTable(
+  "transactions",
+  {
+    ...tracked,
+    accountId: uuid("account_id").notNull().references(() => sourceAccounts.id),
+    tradeDate: date("trade_date", { mode: "string" }).notNull(),
+    stockCode: text("stock_code").notNull(),
+    isinCode: text("isin_code").notNull(),
+    type: text("type", { enum: ["buy", "sell"] }).notNull(),
+    quantity: integer("quantity").notNull(),
+    price: money("price").notNull(),
+    totalValue: money("total_value").notNull(),
+    fee: money("fee").notNull(),
+    personalTax: money("personal_tax").notNull(),
+  },
+  (t) => [
+    index("transactions_cursor_idx").on(t.updatedAt, t.id),
+    check("transactions_type_check", sql`${t.type} in ('buy', 'sell')`),
+  ],
+);
+
+/** The synced streams, in foreign-key order: a parent always arrives before its children. */
+export const sourceTables = {
+  brokers: sourceBrokers,
+  staff: sourceStaff,
+  customers: sourceCustomers,
+  accounts: sourceAccounts,
+  holdings: sourceHoldings,
+  transactions: sourceTransactions,
+} as const;

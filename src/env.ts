@@ -1,0 +1,65 @@
+/**
+ * The Worker's bindings and the configuration derived from them, validated once per env
+ * object (an isolate sees the same env on every request) rather than on every request.
+ */
+import { z } from "zod";
+
+/** Bindings declared in wrangler.toml and secrets set with `wrangler secret put`. */
+export interface Env {
+  DATABASE_URL: string;
+  SOURCE_DATABASE_URL?: string;
+  ADMIN_API_KEY?: string;
+  CACHE_TTL_SECONDS?: string;
+  SYNC_OVERLAP_SECONDS?: string;
+  CORS_ORIGINS?: string;
+  CF_ZONE_ID?: string;
+  CF_API_TOKEN?: string;
+  NOT_FOUND_LIMITER?: RateLimit;
+}
+
+const optionalSecret = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== "" ? v : undefined));
+
+const configSchema = z.object({
+  DATABASE_URL: z.string().url(),
+  SOURCE_DATABASE_URL: optionalSecret.pipe(z.string().url().optional()),
+  ADMIN_API_KEY: optionalSecret,
+  CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  SYNC_OVERLAP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  CORS_ORIGINS: z
+    .string()
+    .default("*")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
+  CF_ZONE_ID: optionalSecret,
+  CF_API_TOKEN: optionalSecret,
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const parsed = new WeakMap<Env, Config>();
+
+/** The validated configuration; throws ConfigError naming the bad keys (never their values). */
+export function getConfig(env: Env): Config {
+  let config = parsed.get(env);
+  if (!config) {
+    const result = configSchema.safeParse(env);
+    if (!result.success) {
+      const keys = [...new Set(result.error.issues.map((i) => i.path.join(".")))];
+      throw new ConfigError(`invalid configuration: ${keys.join(", ")}`);
+    }
+    config = result.data;
+    parsed.set(env, config);
+  }
+  return config;
+}

@@ -1,0 +1,93 @@
+/**
+ * One error envelope for every failure: `{success:false, error:"<reason>"}`, plus `details`
+ * on 400 and `request_id` on 500. Nothing internal (SQL, stacks, secrets) reaches a client.
+ */
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv } from "./context";
+
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+};
+
+export function reasonFor(status: number): string {
+  return REASONS[status] ?? "Error";
+}
+
+export interface ErrorBody {
+  success: false;
+  error: string;
+  details?: unknown;
+  request_id?: string;
+}
+
+/** An error we raise on purpose; its status and reason are what the client sees. */
+export class AppError extends HTTPException {
+  readonly details: unknown;
+  constructor(status: ContentfulStatusCode, options: { message?: string; details?: unknown; cause?: unknown } = {}) {
+    super(status, { message: options.message ?? reasonFor(status), cause: options.cause });
+    this.details = options.details;
+  }
+}
+
+export const notFound = () => new AppError(404);
+
+/**
+ * True when an error means a database could not be reached or could not serve us (network,
+ * proxy 5xx, timeouts, too many connections, shutdown), as opposed to a bug in our SQL.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (!(e instanceof Error)) break;
+    if (e.name === "NeonDbError") {
+      const code = (e as { code?: string }).code;
+      // No SQLSTATE: the request itself failed (fetch error, HTTP 5xx). Otherwise the
+      // connection (08), resource (53), operator intervention (57) and system (58) classes.
+      return !code || /^(08|53|57|58)/.test(code);
+    }
+    if (e.name === "AbortError" || e.name === "TimeoutError") return true;
+  }
+  return false;
+}
+
+export function errorBody(status: number, extra: Partial<ErrorBody> = {}): ErrorBody {
+  return { success: false, error: reasonFor(status), ...extra };
+}
+
+export function onError(err: Error, c: Context<AppEnv>): Response {
+  const requestId = c.get("requestId");
+  if (err instanceof AppError) {
+    const body: ErrorBody = { success: false, error: err.message };
+    if (err.details !== undefined) body.details = err.details;
+    if (err.status >= 500) body.request_id = requestId;
+    return c.json(body, err.status);
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    return c.json(errorBody(status, status >= 500 ? { request_id: requestId } : {}), status);
+  }
+  if (isDatabaseUnavailable(err)) {
+    console.error(JSON.stringify({ level: "error", request_id: requestId, event: "database_unavailable", error: describe(err) }));
+    return c.json(errorBody(503, { request_id: requestId }), 503);
+  }
+  console.error(JSON.stringify({ level: "error", request_id: requestId, event: "unhandled", error: describe(err) }));
+  return c.json(errorBody(500, { request_id: requestId }), 500);
+}
+
+/** A log line's view of an error: its kind and SQLSTATE, never a connection string. */
+export function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? ` <- ${describe(err.cause)}` : "";
+  const code = (err as { code?: string }).code;
+  return `${err.name}${code ? ` ${code}` : ""}: ${err.message.split("\n")[0]}${cause}`;
+}

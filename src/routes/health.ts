@@ -1,0 +1,40 @@
+import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../context";
+import { createSql, type Sql } from "../db/client";
+
+type Reachability = "ok" | "unavailable" | "not_configured";
+
+async function ping(sql: Sql | undefined): Promise<Reachability> {
+  if (!sql) return "not_configured";
+  try {
+    await sql`select 1`;
+    return "ok";
+  } catch {
+    return "unavailable";
+  }
+}
+
+const reachability = z.enum(["ok", "unavailable", "not_configured"]);
+const healthBody = z.object({
+  success: z.boolean(),
+  error: z.string().optional(),
+  data: z.object({ status: z.enum(["ok", "degraded"]), databases: z.object({ target: reachability, source: reachability }) }),
+});
+
+const route = createRoute({
+  method: "get",
+  path: "/health",
+  summary: "Liveness and database reachability",
+  responses: {
+    200: { description: "The target database answers", content: { "application/json": { schema: healthBody } } },
+    503: { description: "The target database does not answer", content: { "application/json": { schema: healthBody } } },
+  },
+});
+
+export const health = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
+  const source = c.get("config").SOURCE_DATABASE_URL;
+  const [target, sourceStatus] = await Promise.all([ping(c.get("sql")), ping(source ? createSql(source) : undefined)]);
+  const ok = target === "ok";
+  const data = { status: ok && sourceStatus !== "unavailable" ? ("ok" as const) : ("degraded" as const), databases: { target, source: sourceStatus } };
+  return ok ? c.json({ success: true, data }, 200) : c.json({ success: false, error: "Service Unavailable", data }, 503);
+});
