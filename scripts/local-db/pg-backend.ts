@@ -1,0 +1,222 @@
+/**
+ * The PostgreSQL engine: one database on an existing server per requested name, reached
+ * through a `pg.Pool` per database, a dedicated client per request.
+ *
+ * New databases are copies of a migrated template per family (`tmpl_investments`,
+ * `tmpl_backoffice`): `CREATE DATABASE ... TEMPLATE` takes ~100 ms where running the
+ * migrations takes seconds. Creation holds a Postgres advisory lock per family, so two
+ * requests (or two servers sharing the PostgreSQL) never race to create the same database or
+ * clone a template while it is being migrated.
+ */
+import pg from "pg";
+import {
+  type Backend,
+  beginStatement,
+  type Statement,
+  type StatementResult,
+  toSqlError,
+  type TransactionOptions,
+} from "./backend";
+import { type Family, familyOf, migratePostgresDatabase } from "./schemas";
+
+export interface PgBackendOptions {
+  /** A server URL such as postgres://postgres@127.0.0.1:5432 (its database is used for admin work). */
+  pgUrl: string;
+  log: (msg: string) => void;
+}
+
+export class PgBackend implements Backend {
+  readonly #pgUrl: string;
+  readonly #log: (msg: string) => void;
+  readonly #admin: pg.Pool;
+  readonly #pools = new Map<string, Promise<pg.Pool>>();
+  /** Families whose template this process has brought up to date with the migrations. */
+  readonly #templatesMigrated = new Set<Family>();
+
+  constructor({ pgUrl, log }: PgBackendOptions) {
+    this.#pgUrl = pgUrl;
+    this.#log = log;
+    this.#admin = this.#newPool(pgUrl, "admin");
+  }
+
+  query(database: string, statement: Statement): Promise<StatementResult> {
+    return this.#withClient(database, (client) => execute(client, statement));
+  }
+
+  transaction(database: string, statements: Statement[], options: TransactionOptions): Promise<StatementResult[]> {
+    return this.#withClient(database, async (client) => {
+      await execute(client, { query: beginStatement(options), params: [] });
+      const results: StatementResult[] = [];
+      // On an error #withClient rolls the open transaction back.
+      for (const statement of statements) results.push(await execute(client, statement));
+      await execute(client, { query: "COMMIT", params: [] });
+      return results;
+    });
+  }
+
+  async drop(database: string): Promise<void> {
+    familyOf(database); // validates the name before it goes into SQL
+    const pool = await this.#pools.get(database)?.catch(() => undefined);
+    this.#pools.delete(database);
+    // Not awaited before the DROP: FORCE ends the pool's busy connections, which lets end() finish.
+    const ended = pool?.end();
+    await this.#admin.query(`DROP DATABASE IF EXISTS ${ident(database)} WITH (FORCE)`);
+    await ended;
+  }
+
+  async close(): Promise<void> {
+    const pools = await Promise.allSettled([...this.#pools.values()]);
+    this.#pools.clear();
+    await Promise.all(pools.map((p) => (p.status === "fulfilled" ? p.value.end() : undefined)));
+    await this.#admin.end();
+  }
+
+  async #withClient<T>(database: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await (await this.#pool(database)).connect();
+    let broken: Error | undefined;
+    try {
+      return await work(client);
+    } catch (error) {
+      const sqlError = toSqlError(error);
+      if (!sqlError) broken = error as Error;
+      throw sqlError ?? error;
+    } finally {
+      // Return the connection idle, as Neon's pool does (a failed batch, or a lone BEGIN sent
+      // as a single query); a connection that cannot be cleaned is discarded instead.
+      if (!broken && client.getTransactionStatus() !== "I") {
+        broken = await client.query("ROLLBACK").then(
+          () => undefined,
+          (error: Error) => error,
+        );
+      }
+      client.release(broken);
+    }
+  }
+
+  #pool(database: string): Promise<pg.Pool> {
+    let pool = this.#pools.get(database);
+    if (!pool) {
+      const created = this.#ensureDatabase(database).then(() => this.#newPool(this.#urlOf(database), database));
+      created.catch(() => {
+        if (this.#pools.get(database) === created) this.#pools.delete(database);
+      });
+      this.#pools.set(database, created);
+      pool = created;
+    }
+    return pool;
+  }
+
+  #newPool(connectionString: string, name: string): pg.Pool {
+    // Small and quick to let go: tests create many databases and max_connections is shared.
+    // UTC and ISO dates make timestamptz and date text come out as on Neon, whatever the server's defaults.
+    const pool = new pg.Pool({
+      connectionString,
+      max: 4,
+      idleTimeoutMillis: 2000,
+      options: "-c TimeZone=UTC -c DateStyle=ISO,MDY",
+    });
+    // An idle connection that dies must not crash the server; while the pool is being ended
+    // (a DROP DATABASE ... WITH (FORCE) races the pool's own goodbyes) that is expected.
+    pool.on("error", (error) => {
+      if (!pool.ending) this.#log(`connection to ${name} lost: ${error.message}`);
+    });
+    return pool;
+  }
+
+  async #ensureDatabase(database: string): Promise<void> {
+    const family = familyOf(database);
+    const started = performance.now();
+    await this.#underFamilyLock(family, async (admin) => {
+      const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+      if (exists.rowCount) {
+        // An existing database catches up with migrations added since it was created.
+        await this.#migrate(database, family);
+        this.#log(`opened ${database} (PostgreSQL) in ${Math.round(performance.now() - started)} ms`);
+        return;
+      }
+      const template = await this.#template(admin, family);
+      await admin.query(`CREATE DATABASE ${ident(database)} TEMPLATE ${ident(template)}`);
+      this.#log(`created ${database} (PostgreSQL) in ${Math.round(performance.now() - started)} ms`);
+    });
+  }
+
+  /** The family's template database, created and migrated on first use by this process. */
+  async #template(admin: pg.PoolClient, family: Family): Promise<string> {
+    const template = `tmpl_${family}`;
+    if (this.#templatesMigrated.has(family)) return template;
+    const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [template]);
+    if (!exists.rowCount) await admin.query(`CREATE DATABASE ${ident(template)}`);
+    await this.#migrate(template, family);
+    this.#templatesMigrated.add(family);
+    return template;
+  }
+
+  async #migrate(database: string, family: Family): Promise<void> {
+    // A plain client, ended before returning: CREATE DATABASE refuses a template that has connections.
+    const client = new pg.Client({ connectionString: this.#urlOf(database) });
+    await client.connect();
+    try {
+      await migratePostgresDatabase(client, family);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async #underFamilyLock(family: Family, work: (admin: pg.PoolClient) => Promise<void>): Promise<void> {
+    const admin = await this.#admin.connect();
+    const key = `local-db:${family}`;
+    let unlockFailed: Error | undefined;
+    try {
+      await admin.query("SELECT pg_advisory_lock(hashtext($1))", [key]);
+      await work(admin);
+    } finally {
+      unlockFailed = await admin.query("SELECT pg_advisory_unlock(hashtext($1))", [key]).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      // A session that may still hold the lock is closed rather than pooled: closing releases it.
+      admin.release(unlockFailed);
+    }
+  }
+
+  #urlOf(database: string): string {
+    const url = new URL(this.#pgUrl);
+    url.pathname = `/${encodeURIComponent(database)}`;
+    return url.toString();
+  }
+}
+
+/** node-postgres hands back every value as the text Postgres sent, like Neon's raw text output. */
+const rawText = { getTypeParser: () => (value: string) => value } as unknown as pg.CustomTypesConfig;
+
+/**
+ * Runs one statement with the extended protocol even without parameters, as Neon's proxy does,
+ * so a string holding several statements fails the same way it would there.
+ */
+async function execute(client: pg.PoolClient, { query, params }: Statement): Promise<StatementResult> {
+  const config: pg.QueryArrayConfig & { queryMode: "extended" } = {
+    text: query,
+    values: params,
+    rowMode: "array",
+    types: rawText,
+    queryMode: "extended",
+  };
+  const result = await client.query<(string | null)[]>(config);
+  return {
+    command: result.command ?? "",
+    rowCount: result.rowCount,
+    fields: result.fields.map((f) => ({
+      name: f.name,
+      dataTypeID: f.dataTypeID,
+      tableID: f.tableID,
+      columnID: f.columnID,
+      dataTypeSize: f.dataTypeSize,
+      dataTypeModifier: f.dataTypeModifier,
+    })),
+    rows: result.rows,
+  };
+}
+
+function ident(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,250 @@
+/**
+ * The embedded engine: one PGlite instance per database, in memory or persisted under
+ * `dataDir/<database>`.
+ *
+ * Statements go through PGlite's raw protocol interface (Parse/Bind/Describe/Execute/Sync)
+ * rather than `PGlite.query()`, which converts values both ways with its JS serializers and
+ * parsers (the server must pass Postgres's text through untouched) and keeps only each
+ * column's name and type, not the tableID, columnID, size and modifier Neon's answer carries.
+ * The raw interface does what Neon's proxy does: unnamed statements, untyped text parameters,
+ * text results.
+ *
+ * Each PGlite instance holds ~200 MB (a 128 MB minimum of WASM memory plus its in-memory
+ * files), and test suites create databases by the hundred, so only the most recently used
+ * MAX_OPEN instances stay open: an older idle one is closed, its data kept on disk or, in
+ * memory mode, as a gzipped dump (~5 MB), and it is reopened when it is next used.
+ */
+import { Mutex, PGlite, protocol } from "@electric-sql/pglite";
+import type { messages } from "@electric-sql/pglite";
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type Backend,
+  beginStatement,
+  type Statement,
+  type StatementResult,
+  toSqlError,
+  type TransactionOptions,
+} from "./backend";
+import { packDump, PgliteTemplates, unpackDump } from "./pglite-templates";
+import { type Family, familyOf, migratePgliteDatabase } from "./schemas";
+
+const MAX_OPEN = 8;
+
+interface Database {
+  family: Family;
+  /** PGlite is a single connection: requests take turns, and a batch holds it to the end. */
+  mutex: Mutex;
+  /** The open instance; undefined before first use and while closed to save memory. */
+  db?: PGlite;
+  /** The data of a closed in-memory database, packed. */
+  dump?: Buffer;
+  lastUsed: number;
+  dropped: boolean;
+}
+
+export interface PgliteBackendOptions {
+  /** Persist each database under `dataDir/<database>`; in memory when undefined. */
+  dataDir?: string;
+  log: (msg: string) => void;
+}
+
+export class PgliteBackend implements Backend {
+  readonly #dataDir: string | undefined;
+  readonly #log: (msg: string) => void;
+  readonly #templates: PgliteTemplates;
+  readonly #databases = new Map<string, Database>();
+
+  constructor({ dataDir, log }: PgliteBackendOptions) {
+    this.#dataDir = dataDir;
+    this.#log = log;
+    this.#templates = new PgliteTemplates(
+      dataDir ? join(dataDir, ".templates") : join(tmpdir(), "local-db-pglite-templates"),
+      log,
+    );
+  }
+
+  query(database: string, statement: Statement): Promise<StatementResult> {
+    return this.#exclusive(database, (db) => execute(db, statement));
+  }
+
+  transaction(database: string, statements: Statement[], options: TransactionOptions): Promise<StatementResult[]> {
+    return this.#exclusive(database, async (db) => {
+      await execute(db, { query: beginStatement(options), params: [] });
+      const results: StatementResult[] = [];
+      // On an error #exclusive rolls the open transaction back.
+      for (const statement of statements) results.push(await execute(db, statement));
+      await execute(db, { query: "COMMIT", params: [] });
+      return results;
+    });
+  }
+
+  async drop(database: string): Promise<void> {
+    familyOf(database); // validates the name before it becomes a path
+    const entry = this.#databases.get(database);
+    this.#databases.delete(database);
+    if (entry) {
+      await entry.mutex.runExclusive(async () => {
+        entry.dropped = true;
+        await entry.db?.close();
+      });
+    }
+    if (this.#dataDir) await rm(join(this.#dataDir, database), { recursive: true, force: true });
+  }
+
+  async close(): Promise<void> {
+    const entries = [...this.#databases.values()];
+    this.#databases.clear();
+    for (const entry of entries) {
+      await entry.mutex.runExclusive(async () => {
+        entry.dropped = true;
+        await entry.db?.close();
+      });
+    }
+  }
+
+  /** Runs `work` while holding the database, opening (or creating) it first. */
+  async #exclusive<T>(database: string, work: (db: PGlite) => Promise<T>): Promise<T> {
+    for (;;) {
+      const entry = this.#entry(database);
+      // Before taking this database's mutex: closing another one takes that one's mutex.
+      if (!entry.db) await this.#makeRoom();
+      const outcome = await entry.mutex.runExclusive(async () => {
+        if (entry.dropped) return undefined; // dropped while this request waited: start over
+        entry.db ??= await this.#open(database, entry);
+        entry.dump = undefined;
+        entry.lastUsed = performance.now();
+        const db = entry.db;
+        try {
+          return { value: await work(db) };
+        } catch (error) {
+          throw toSqlError(error) ?? error;
+        } finally {
+          // Whatever happened, the next request must find the session idle, as a pooled
+          // Neon connection would be (a failed batch, or a lone BEGIN sent as a single query).
+          if (db.isInTransaction()) await execute(db, { query: "ROLLBACK", params: [] });
+        }
+      });
+      if (outcome) return outcome.value;
+    }
+  }
+
+  #entry(database: string): Database {
+    let entry = this.#databases.get(database);
+    if (!entry) {
+      entry = { family: familyOf(database), mutex: new Mutex(), lastUsed: 0, dropped: false };
+      this.#databases.set(database, entry);
+    }
+    return entry;
+  }
+
+  async #open(database: string, entry: Database): Promise<PGlite> {
+    const started = performance.now();
+    const dir = this.#dataDir && join(this.#dataDir, database);
+    let db: PGlite;
+    let how: string;
+    if (entry.dump) {
+      db = new PGlite({ loadDataDir: await unpackDump(entry.dump) });
+      how = "reopened";
+    } else if (dir && existsSync(join(dir, "PG_VERSION"))) {
+      db = new PGlite({ dataDir: dir });
+      how = "opened";
+      // An existing database catches up with migrations added since it was created.
+      await migratePgliteDatabase(db, entry.family).catch(async (error: unknown) => {
+        await db.close();
+        throw error;
+      });
+    } else {
+      // Clear what an interrupted creation may have left before loading the template into it.
+      if (dir) await rm(dir, { recursive: true, force: true });
+      db = new PGlite({ dataDir: dir, loadDataDir: await this.#templates.dump(entry.family) });
+      how = "created";
+    }
+    await db.waitReady;
+    // The session settings the PostgreSQL backend sets too, so text output matches Neon's.
+    await db.exec("SET TimeZone TO 'UTC'; SET DateStyle TO 'ISO, MDY'");
+    this.#log(`${how} ${database} (PGlite${dir ? "" : ", in memory"}) in ${Math.round(performance.now() - started)} ms`);
+    return db;
+  }
+
+  /**
+   * Closes the least recently used idle instances until one more fits under MAX_OPEN. It runs
+   * in the request that opens an instance, so memory stays bounded however fast they come.
+   */
+  async #makeRoom(): Promise<void> {
+    const open = [...this.#databases.values()].filter((e) => e.db).sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const entry of open.slice(0, Math.max(0, open.length - MAX_OPEN + 1))) {
+      if (entry.mutex.isLocked()) continue; // in use: not the one to close
+      await entry.mutex
+        .runExclusive(async () => {
+          const db = entry.db;
+          if (!db || entry.dropped) return;
+          // A persisted database already has its data on disk.
+          const dump = this.#dataDir ? undefined : await packDump(db);
+          await db.close();
+          entry.db = undefined;
+          entry.dump = dump;
+        })
+        // Failing to save memory must not fail the request that asked for room.
+        .catch((error: unknown) => this.#log(`could not close an idle database: ${error}`));
+    }
+  }
+}
+
+const { serialize } = protocol;
+
+/** Runs one statement with the extended protocol: text parameters of unspecified type, text results. */
+async function execute(db: PGlite, { query, params }: Statement): Promise<StatementResult> {
+  const request = concat([
+    serialize.parse({ text: query }),
+    serialize.bind({ values: params }),
+    serialize.describe({ type: "P" }),
+    serialize.execute({}),
+    serialize.sync(),
+  ]);
+  const { messages } = await db.execProtocol(request, { throwOnError: false });
+  const result: StatementResult = { command: "", rowCount: null, fields: [], rows: [] };
+  for (const message of messages) {
+    switch (message.name) {
+      case "rowDescription":
+        result.fields = (message as messages.RowDescriptionMessage).fields.map((f) => ({
+          name: f.name,
+          dataTypeID: f.dataTypeID,
+          tableID: f.tableID,
+          columnID: f.columnID,
+          dataTypeSize: f.dataTypeSize,
+          dataTypeModifier: f.dataTypeModifier,
+        }));
+        break;
+      case "dataRow":
+        result.rows.push((message as messages.DataRowMessage).fields);
+        break;
+      case "commandComplete":
+        Object.assign(result, parseCommandTag((message as messages.CommandCompleteMessage).text));
+        break;
+      case "error":
+        throw toSqlError(message) ?? message;
+    }
+  }
+  return result;
+}
+
+/** Splits a command tag the way Neon's proxy does: INSERT's count is its third word, others' the second. */
+function parseCommandTag(tag: string): Pick<StatementResult, "command" | "rowCount"> {
+  const words = tag.split(" ");
+  const command = words[0] ?? "";
+  const count = Number.parseInt(words[command === "INSERT" ? 2 : 1] ?? "", 10);
+  return { command, rowCount: Number.isNaN(count) ? null : count };
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+/**
+ * Migrated PGlite data directories, one per schema family, that new databases are cloned from.
+ *
+ * A fresh PGlite runs initdb and then the migrations (2-6 s on this machine); loading a dump of
+ * an already migrated instance takes a few hundred milliseconds, and tests create many
+ * databases. The dump is also cached on disk (gzipped, keyed by the PGlite version and a digest
+ * of the migration files), so a restarted server skips initdb too.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { gunzip, gzip } from "node:zlib";
+import { type Family, migratePgliteDatabase, migrationsDigest } from "./schemas";
+
+const pgliteVersion = (
+  JSON.parse(
+    await readFile(join(createRequire(import.meta.url).resolve("@electric-sql/pglite"), "../../package.json"), "utf8"),
+  ) as { version: string }
+).version;
+
+/**
+ * A PGlite data directory packed small: dumped uncompressed (PGlite's own gzip runs on the main
+ * thread, which serves every database) and compressed on libuv's thread pool instead.
+ */
+export async function packDump(db: PGlite): Promise<Buffer> {
+  const tar = new Uint8Array(await (await db.dumpDataDir("none")).arrayBuffer());
+  // The fastest level: a data directory is mostly empty pages, which any level shrinks ~8x.
+  return promisify(gzip)(tar, { level: 1 });
+}
+
+/** The `loadDataDir` input for a packed dump. */
+export async function unpackDump(packed: Buffer): Promise<Blob> {
+  return new Blob([await promisify(gunzip)(packed)]);
+}
+
+export class PgliteTemplates {
+  readonly #cacheDir: string;
+  readonly #log: (msg: string) => void;
+  readonly #dumps = new Map<Family, Promise<Blob>>();
+
+  constructor(cacheDir: string, log: (msg: string) => void) {
+    this.#cacheDir = cacheDir;
+    this.#log = log;
+  }
+
+  /** An uncompressed tar of a migrated data directory, for `new PGlite({ loadDataDir })`. */
+  dump(family: Family): Promise<Blob> {
+    let dump = this.#dumps.get(family);
+    if (!dump) {
+      dump = this.#load(family);
+      // A failed build is retried by the next request rather than cached forever.
+      dump.catch(() => this.#dumps.delete(family));
+      this.#dumps.set(family, dump);
+    }
+    return dump;
+  }
+
+  async #load(family: Family): Promise<Blob> {
+    const prefix = `${family}-`;
+    const file = `${prefix}${pgliteVersion}-${await migrationsDigest(family)}.tar.gz`;
+    const path = join(this.#cacheDir, file);
+    // A missing or unreadable cache file (say, cut short by a full disk) is simply rebuilt.
+    const cached = await readFile(path)
+      .then(unpackDump)
+      .catch(() => undefined);
+    if (cached) return cached;
+
+    const started = performance.now();
+    const db = new PGlite();
+    try {
+      await migratePgliteDatabase(db, family);
+      const packed = await packDump(db);
+      this.#log(`built the ${family} template in ${Math.round(performance.now() - started)} ms`);
+      await mkdir(this.#cacheDir, { recursive: true });
+      // Written under a unique name and renamed, so a concurrent server never reads half a file.
+      const partial = `${path}.${process.pid}.partial`;
+      await writeFile(partial, packed);
+      await rename(partial, path);
+      for (const old of await readdir(this.#cacheDir)) {
+        if (old.startsWith(prefix) && old !== file && !old.endsWith(".partial")) {
+          await rm(join(this.#cacheDir, old), { force: true });
+        }
+      }
+      return unpackDump(packed);
+    } finally {
+      await db.close();
+    }
+  }
+}
