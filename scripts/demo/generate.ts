@@ -1,0 +1,436 @@
+/**
+ * Demo data for the back-office (source) database: brokers, the firm's staff, customers with
+ * accounts at several brokers, years of trades that follow Vietnamese market rules, and the
+ * holdings those trades leave. Rows are plain objects keyed by the source's SQL column names
+ * (src/db/source.ts), ready for scripts/demo/load.ts.
+ *
+ * Everything is reproducible from the seed except customer slugs, which come from newSlug():
+ * a slug is a capability, and one derived from a published seed could be recomputed.
+ *
+ * Pure TypeScript (no node: modules) so the tests can run it inside workerd.
+ */
+import { newSlug } from "../../src/domain/slug";
+import { BROKERS, isinFor, Market, TICKERS, tradingDays } from "./market";
+import { emailFor, mobilePhone, personName, STAFF_NAMES } from "./people";
+import { Random } from "./random";
+
+interface Tracked {
+  id: string;
+  updated_at: string;
+  deleted_at: null;
+}
+
+export interface BrokerRow extends Tracked {
+  code: string;
+  name: string;
+}
+
+export interface StaffRow extends Tracked {
+  name: string;
+  email: string;
+}
+
+export interface CustomerRow extends Tracked {
+  slug: string;
+  name: string;
+  email: string;
+  phone: string;
+  staff_id: string;
+}
+
+export interface AccountRow extends Tracked {
+  customer_id: string;
+  broker_id: string;
+  account_no: string;
+}
+
+export interface HoldingRow extends Tracked {
+  account_id: string;
+  stock_code: string;
+  isin_code: string;
+  quantity: number;
+  avg_cost: string;
+  total_cost: string;
+}
+
+export interface TransactionRow extends Tracked {
+  account_id: string;
+  trade_date: string;
+  stock_code: string;
+  isin_code: string;
+  type: "buy" | "sell";
+  quantity: number;
+  price: string;
+  total_value: string;
+  fee: string;
+  personal_tax: string;
+}
+
+/** One array per source table, in foreign-key order. */
+export interface DemoBook {
+  brokers: BrokerRow[];
+  staff: StaffRow[];
+  customers: CustomerRow[];
+  accounts: AccountRow[];
+  holdings: HoldingRow[];
+  transactions: TransactionRow[];
+}
+
+export interface DemoOptions {
+  seed?: number;
+  customers?: number;
+  /** Trades per customer: exactly n, or uniformly between min and max. */
+  tradesPerCustomer?: [min: number, max: number] | number;
+  /** First and last calendar dates of the trading history, YYYY-MM-DD. */
+  startDate?: string;
+  endDate?: string;
+}
+
+export const DEMO_DEFAULTS = {
+  seed: 20_240_601,
+  customers: 5,
+  tradesPerCustomer: [300, 3000] as [number, number],
+  startDate: "2021-01-04",
+  endDate: "2025-12-31",
+};
+
+/** PRNG streams: one for prices, one for the firm, then one per customer (see Random). */
+const MARKET_STREAM = 0;
+const FIRM_STREAM = 1;
+const FIRST_CUSTOMER_STREAM = 2;
+
+/** A buy settles T+2: a sell on trading day d may only use shares bought on day d - 2 or before. */
+const SETTLEMENT_DAYS = 2;
+const LOT = 100;
+
+const ISINS = TICKERS.map((ticker) => isinFor(ticker.code));
+
+export const emptyBook = (): DemoBook => ({
+  brokers: [],
+  staff: [],
+  customers: [],
+  accounts: [],
+  holdings: [],
+  transactions: [],
+});
+
+export function generateDemoBook(options: DemoOptions = {}): DemoBook {
+  const book = emptyBook();
+  for (const chunk of generateDemoBookChunks(options)) {
+    for (const table of Object.keys(book) as (keyof DemoBook)[]) {
+      for (const row of chunk[table]) (book[table] as Tracked[]).push(row);
+    }
+  }
+  return book;
+}
+
+/**
+ * The same book as generateDemoBook, one piece at a time: first brokers and staff, then one
+ * chunk per customer (the customer, accounts, trades and holdings), so a loader can stream a
+ * million trades without holding them all.
+ */
+export function* generateDemoBookChunks(options: DemoOptions = {}): Generator<DemoBook> {
+  const { seed, customers, tradesPerCustomer, startDate, endDate } = resolve(options);
+  const days = tradingDays(startDate, endDate);
+  if (days.length <= SETTLEMENT_DAYS) throw new RangeError("the date range needs more trading days");
+  const market = new Market(new Random(seed, MARKET_STREAM), days);
+
+  const firm = new Random(seed, FIRM_STREAM);
+  const founded = timestamp(firm, days[0]!, 1);
+  const brokers = BROKERS.map((broker) => ({ id: firm.uuid(), code: broker.code, name: broker.name, updated_at: founded, deleted_at: null }));
+  const staffEmails = new Set<string>();
+  const staff = STAFF_NAMES.map((name) => ({
+    id: firm.uuid(),
+    name,
+    email: emailFor(name, "advisory.example", staffEmails),
+    updated_at: founded,
+    deleted_at: null,
+  }));
+  yield { ...emptyBook(), brokers, staff };
+
+  const customerEmails = new Set<string>();
+  for (let index = 0; index < customers; index++) {
+    const rng = new Random(seed, FIRST_CUSTOMER_STREAM + index);
+    const trades = rng.int(tradesPerCustomer[0], tradesPerCustomer[1]);
+    yield new Customer(rng, market, index, brokers, staff[index % staff.length]!, customerEmails).trade(trades);
+  }
+}
+
+function resolve(options: DemoOptions) {
+  const o = {
+    seed: options.seed ?? DEMO_DEFAULTS.seed,
+    customers: options.customers ?? DEMO_DEFAULTS.customers,
+    startDate: options.startDate ?? DEMO_DEFAULTS.startDate,
+    endDate: options.endDate ?? DEMO_DEFAULTS.endDate,
+  };
+  const trades = options.tradesPerCustomer ?? DEMO_DEFAULTS.tradesPerCustomer;
+  const range: [number, number] = typeof trades === "number" ? [trades, trades] : trades;
+  const isCount = (n: number) => Number.isInteger(n) && n >= 0;
+  if (!Number.isInteger(o.seed)) throw new RangeError("seed must be an integer");
+  if (!isCount(o.customers)) throw new RangeError("customers must be a whole number");
+  if (!isCount(range[0]) || !isCount(range[1]) || range[0] > range[1]) throw new RangeError("tradesPerCustomer must be n or [min, max] with 0 <= min <= max");
+  for (const date of [o.startDate, o.endDate]) {
+    // Round-trip, because Date.parse accepts 2021-02-30 (as 2 March).
+    const ms = Date.parse(`${date}T00:00:00Z`);
+    if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) throw new RangeError(`not a date: ${date}`);
+  }
+  return { ...o, tradesPerCustomer: range };
+}
+
+/** A back-office timestamp on the given date between hour:00 and hour+1:59 UTC, with microseconds. */
+function timestamp(rng: Random, date: string, hour: number): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  return `${date}T${pad(hour + rng.int(0, 1))}:${pad(rng.int(0, 59))}:${pad(rng.int(0, 59))}.${pad(rng.int(0, 999_999), 6)}Z`;
+}
+
+/** Money columns are numeric(20,4); written the way Postgres prints them. */
+const wholeDong = (dong: number) => `${dong}.0000`;
+const centiDong = (centi: number) => `${Math.floor(centi / 100)}.${String(centi % 100).padStart(2, "0")}00`;
+const scaled4 = (value: bigint) => `${value / 10_000n}.${String(value % 10_000n).padStart(4, "0")}`;
+
+/** Shares bought together: what is left of them and what they cost, fee included. */
+interface Lot {
+  day: number;
+  quantity: number;
+  remaining: number;
+  /** total_value + fee in 1/100 đồng (fees can carry fractional đồng). */
+  costCenti: number;
+}
+
+interface Position {
+  ticker: number;
+  /** Oldest first; a sell consumes from the front (FIFO). */
+  lots: Lot[];
+  quantity: number;
+  updatedAt: string;
+}
+
+interface Account {
+  row: AccountRow;
+  /** Broker fee per side in units of 0.001% (100 = 0.10%, 350 = 0.35%). */
+  feeRate: number;
+  /** Most brokers round the fee to whole đồng; some keep the exact amount. */
+  roundsFee: boolean;
+  positions: Map<number, Position>;
+}
+
+/** One customer's accounts and their trading history, simulated in date order. */
+class Customer {
+  private readonly book = emptyBook();
+  private readonly accounts: Account[];
+  /** The tickers this customer follows; buys come from here. */
+  private readonly watchlist: number[];
+  /** Typical order size in VND: some customers trade tens of millions, some hundreds. */
+  private readonly orderValue: number;
+  private readonly firstDay: number;
+
+  constructor(
+    private readonly rng: Random,
+    private readonly market: Market,
+    index: number,
+    brokers: BrokerRow[],
+    staff: StaffRow,
+    emails: Set<string>,
+  ) {
+    const days = market.days;
+    this.firstDay = rng.int(0, Math.floor((days.length - 1) * 0.3));
+    const since = timestamp(rng, days[this.firstDay]!, 2);
+    const name = personName(rng);
+    const customer: CustomerRow = {
+      id: rng.uuid(),
+      slug: newSlug(),
+      name,
+      email: emailFor(name, "example.com", emails),
+      phone: mobilePhone(rng),
+      staff_id: staff.id,
+      updated_at: since,
+      deleted_at: null,
+    };
+    this.book.customers.push(customer);
+
+    const brokerIndexes = rng.sample(BROKERS.map((_, i) => i), rng.pick([1, 2, 2, 3]));
+    this.accounts = brokerIndexes.map((b) => {
+      const row: AccountRow = {
+        id: rng.uuid(),
+        customer_id: customer.id,
+        broker_id: brokers[b]!.id,
+        account_no: accountNumber(b, index),
+        updated_at: since,
+        deleted_at: null,
+      };
+      this.book.accounts.push(row);
+      return { row, feeRate: rng.pick([100, 150, 150, 177, 200, 250, 300, 350]), roundsFee: rng.chance(0.75), positions: new Map() };
+    });
+
+    this.watchlist = rng.sample(TICKERS.map((_, i) => i), rng.int(8, 16));
+    this.orderValue = Math.exp(Math.log(20e6) + rng.float() * Math.log(20));
+  }
+
+  trade(count: number): DemoBook {
+    const { rng } = this;
+    const lastDay = this.market.days.length - 1;
+    const tradeDays = Int32Array.from({ length: count }, () => rng.int(this.firstDay, lastDay)).sort();
+    // A few sells of bonus shares, which have no buy in the data (see bonusSell). Each is the
+    // customer's last trade of its day: P&L matching takes a day's buys before its sells, and
+    // a later buy that day would otherwise fill the unmatched part.
+    const bonusAt = new Set<number>();
+    if (count >= 20) {
+      for (let k = rng.int(1, 3); k > 0; k--) {
+        let i = rng.int(Math.floor(count / 4), count - 1);
+        while (i + 1 < count && tradeDays[i + 1] === tradeDays[i]) i++;
+        bonusAt.add(i);
+      }
+    }
+
+    for (let i = 0; i < count; i++) {
+      const day = tradeDays[i]!;
+      const account = rng.pick(this.accounts);
+      const sellChance = Math.min(0.8, 0.15 + 0.1 * account.positions.size);
+      const done = (bonusAt.has(i) && this.bonusSell(account, day)) || (rng.chance(sellChance) && this.sell(account, day));
+      if (!done) this.buy(account, day);
+    }
+    for (const account of this.accounts) this.addHoldings(account);
+    return this.book;
+  }
+
+  private buy(account: Account, day: number): void {
+    const { rng } = this;
+    const held = [...account.positions.keys()];
+    const ticker = held.length > 0 && rng.chance(0.35) ? rng.pick(held) : rng.pick(this.watchlist);
+    const price = this.market.close(ticker, day);
+    const value = this.orderValue * Math.exp(0.5 * rng.gauss());
+    const quantity = Math.min(2000, Math.max(1, Math.round(value / price / LOT))) * LOT;
+    const trade = this.record(account, day, ticker, "buy", quantity);
+
+    let position = account.positions.get(ticker);
+    if (!position) account.positions.set(ticker, (position = { ticker, lots: [], quantity: 0, updatedAt: "" }));
+    position.lots.push({ day, quantity, remaining: quantity, costCenti: trade.totalValue * 100 + trade.feeCenti });
+    position.quantity += quantity;
+    position.updatedAt = trade.row.updated_at;
+  }
+
+  /** Sells some or all of a position's settled shares; false when nothing has settled. */
+  private sell(account: Account, day: number): boolean {
+    const { rng } = this;
+    const sellable: [Position, number][] = [];
+    for (const position of account.positions.values()) {
+      const settled = settledQuantity(position, day);
+      if (settled > 0) sellable.push([position, settled]);
+    }
+    if (sellable.length === 0) return false;
+    const [position, settled] = rng.pick(sellable);
+    const quantity = rng.chance(0.5) ? settled : rng.int(1, settled / LOT) * LOT;
+    const trade = this.record(account, day, position.ticker, "sell", quantity);
+    consume(position, quantity);
+    position.updatedAt = trade.row.updated_at;
+    if (position.quantity === 0) account.positions.delete(position.ticker);
+    return true;
+  }
+
+  /**
+   * Sells bonus shares: shares received from a bonus issue or stock dividend never appear as
+   * buys, so the sell exceeds what the data shows was bought (all of it, or beyond a settled
+   * position). The sync and P&L must treat the excess as unmatched. Only where nothing bought
+   * is still settling, so FIFO matching and the T+2 rule agree on what the sell consumed.
+   */
+  private bonusSell(account: Account, day: number): boolean {
+    const { rng } = this;
+    const candidates = this.watchlist.filter((ticker) => {
+      const position = account.positions.get(ticker);
+      return !position || position.lots.at(-1)!.day <= day - SETTLEMENT_DAYS;
+    });
+    if (candidates.length === 0) return false;
+    const ticker = rng.pick(candidates);
+    const held = account.positions.get(ticker)?.quantity ?? 0;
+    this.record(account, day, ticker, "sell", held + rng.int(1, 5) * LOT);
+    account.positions.delete(ticker);
+    return true;
+  }
+
+  private record(account: Account, day: number, ticker: number, type: "buy" | "sell", quantity: number) {
+    const { rng } = this;
+    const price = this.market.tradePrice(rng, ticker, day);
+    // Whole đồng: prices are multiples of 10 and quantities of 100, so value / 1000 is exact too.
+    const totalValue = quantity * price;
+    const exactFeeCenti = (totalValue / 1000) * account.feeRate;
+    const feeCenti = account.roundsFee ? Math.round(exactFeeCenti / 100) * 100 : exactFeeCenti;
+    const row: TransactionRow = {
+      id: rng.uuid(),
+      account_id: account.row.id,
+      trade_date: this.market.days[day]!,
+      stock_code: TICKERS[ticker]!.code,
+      isin_code: ISINS[ticker]!,
+      type,
+      quantity,
+      price: wholeDong(price),
+      total_value: wholeDong(totalValue),
+      fee: centiDong(feeCenti),
+      // Personal income tax: 0.1% of the sale value, withheld on every sell.
+      personal_tax: wholeDong(type === "sell" ? totalValue / 1000 : 0),
+      // Booked after the close (15:00 in Vietnam, 08:00 UTC).
+      updated_at: timestamp(rng, this.market.days[day]!, 8),
+      deleted_at: null,
+    };
+    this.book.transactions.push(row);
+    return { row, totalValue, feeCenti };
+  }
+
+  private addHoldings(account: Account): void {
+    for (const position of account.positions.values()) {
+      const avgCost = averageCost(position);
+      this.book.holdings.push({
+        id: this.rng.uuid(),
+        account_id: account.row.id,
+        stock_code: TICKERS[position.ticker]!.code,
+        isin_code: ISINS[position.ticker]!,
+        quantity: position.quantity,
+        avg_cost: scaled4(avgCost),
+        total_cost: scaled4(avgCost * BigInt(position.quantity)),
+        updated_at: position.updatedAt,
+        deleted_at: null,
+      });
+    }
+  }
+}
+
+/**
+ * Unique per broker: the customer index goes through a bijection of 0..999,999, so numbers
+ * look scattered but never repeat (for up to a million customers).
+ */
+function accountNumber(brokerIndex: number, customerIndex: number): string {
+  const serial = (customerIndex * 7_919 + brokerIndex * 131_071 + 104_729) % 1_000_000;
+  return `${BROKERS[brokerIndex]!.accountPrefix}C${String(serial).padStart(6, "0")}`;
+}
+
+function settledQuantity(position: Position, day: number): number {
+  let settled = 0;
+  for (const lot of position.lots) {
+    if (lot.day > day - SETTLEMENT_DAYS) break;
+    settled += lot.remaining;
+  }
+  return settled;
+}
+
+function consume(position: Position, quantity: number): void {
+  position.quantity -= quantity;
+  while (quantity > 0) {
+    const lot = position.lots[0]!;
+    const taken = Math.min(quantity, lot.remaining);
+    lot.remaining -= taken;
+    quantity -= taken;
+    if (lot.remaining === 0) position.lots.shift();
+  }
+}
+
+/**
+ * Weighted average cost of the remaining shares, fees included, in units of 0.0001 đồng,
+ * rounded half up. FIFO leaves only the oldest lot partly sold, so the remaining cost is that
+ * lot's cost × remaining / quantity plus the whole cost of the others: one exact fraction.
+ */
+function averageCost(position: Position): bigint {
+  const [head, ...rest] = position.lots;
+  const restCenti = rest.reduce((sum, lot) => sum + BigInt(lot.costCenti), 0n);
+  const numerator = (BigInt(head!.costCenti) * BigInt(head!.remaining) + restCenti * BigInt(head!.quantity)) * 100n;
+  const denominator = BigInt(head!.quantity) * BigInt(position.quantity);
+  return (numerator * 2n + denominator) / (denominator * 2n);
+}

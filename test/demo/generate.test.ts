@@ -1,0 +1,199 @@
+/**
+ * The demo book must look like a real back office's data and obey the market rules the P&L
+ * engine and the sync assume. Pure: no database, so it runs in workerd and in plain Node.
+ */
+import { getTableConfig } from "drizzle-orm/pg-core";
+import { describe, expect, it } from "vitest";
+import { generateDemoBook, generateDemoBookChunks, type DemoBook } from "../../scripts/demo/generate";
+import { isinFor, TICKERS, tickSize, tradingDays } from "../../scripts/demo/market";
+import { sourceTables } from "../../src/db/source";
+
+const book = generateDemoBook();
+const small = { seed: 7, customers: 3, tradesPerCustomer: [40, 120] as [number, number] };
+
+const withoutSlugs = (b: DemoBook) => ({ ...b, customers: b.customers.map(({ slug: _, ...rest }) => rest) });
+
+/** A numeric(20,4) string as an integer count of 0.0001 đồng. */
+const scaled = (money: string) => {
+  expect(money).toMatch(/^\d+\.\d{4}$/);
+  return BigInt(money.replace(".", ""));
+};
+
+/** ISO 6166: letters to 10..35, and the Luhn sum of the whole code is a multiple of 10. */
+function isValidIsin(isin: string): boolean {
+  if (!/^[A-Z]{2}[A-Z0-9]{9}\d$/.test(isin)) return false;
+  const digits = [...isin].map((ch) => parseInt(ch, 36)).join("");
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+describe("demo book", () => {
+  it("is the same for the same seed, except the slugs", () => {
+    const a = generateDemoBook(small);
+    const b = generateDemoBook(small);
+    expect(withoutSlugs(a)).toEqual(withoutSlugs(b));
+    expect(a.customers.map((c) => c.slug)).not.toEqual(b.customers.map((c) => c.slug));
+    expect(withoutSlugs(generateDemoBook({ ...small, seed: 8 }))).not.toEqual(withoutSlugs(a));
+  });
+
+  it("streams the same book in chunks: brokers and staff first, then one customer each", () => {
+    const chunks = [...generateDemoBookChunks({ ...small, tradesPerCustomer: 50 })];
+    expect(chunks).toHaveLength(4);
+    expect(chunks[0]!.brokers.length).toBeGreaterThan(0);
+    expect(chunks[0]!.customers).toHaveLength(0);
+    for (const chunk of chunks.slice(1)) {
+      expect(chunk.customers).toHaveLength(1);
+      expect(chunk.transactions).toHaveLength(50);
+    }
+    const joined = generateDemoBook({ ...small, tradesPerCustomer: 50 });
+    expect(joined.transactions).toEqual(chunks.flatMap((c) => c.transactions));
+  });
+
+  it("has rows keyed exactly by the source tables' columns", () => {
+    for (const [table, schema] of Object.entries(sourceTables)) {
+      const columns = getTableConfig(schema).columns.map((c) => c.name).sort();
+      for (const row of book[table as keyof DemoBook]) expect(Object.keys(row).sort()).toEqual(columns);
+    }
+  });
+
+  it("gives customers unguessable, distinct slugs", () => {
+    const slugs = book.customers.map((c) => c.slug);
+    for (const slug of slugs) expect(slug).toMatch(/^[a-z2-7]{26}$/);
+    expect(new Set(slugs).size).toBe(slugs.length);
+  });
+
+  it("uses distinct version 4 uuids for every row", () => {
+    const ids = Object.values(book).flatMap((rows: { id: string }[]) => rows.map((r) => r.id));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("matches the default demo: 3 staff, 5 customers with 1 to 3 accounts at different brokers", () => {
+    expect(book.staff).toHaveLength(3);
+    expect(book.customers).toHaveLength(5);
+    const brokerCodes = new Set(book.brokers.map((b) => b.code));
+    for (const code of ["SSI", "VND", "VCI", "TCBS", "VPS", "HCM", "MBS", "KBSV"]) expect(brokerCodes).toContain(code);
+    for (const customer of book.customers) {
+      expect(customer.phone).toMatch(/^\+84\d{9}$/);
+      expect(customer.email).toMatch(/^[a-z0-9.]+@example\.com$/);
+      const accounts = book.accounts.filter((a) => a.customer_id === customer.id);
+      expect(accounts.length).toBeGreaterThanOrEqual(1);
+      expect(accounts.length).toBeLessThanOrEqual(3);
+      expect(new Set(accounts.map((a) => a.broker_id)).size).toBe(accounts.length);
+      const accountIds = new Set(accounts.map((a) => a.id));
+      const trades = book.transactions.filter((t) => accountIds.has(t.account_id)).length;
+      expect(trades).toBeGreaterThanOrEqual(300);
+      expect(trades).toBeLessThanOrEqual(3000);
+    }
+    expect(new Set(TICKERS.map((t) => t.code)).size).toBeGreaterThanOrEqual(30);
+    expect(new Set(book.transactions.map((t) => t.stock_code)).size).toBeGreaterThanOrEqual(25);
+  });
+
+  it("gives every stock a valid ISIN: VN000000 + ticker + Luhn check digit", () => {
+    expect(isinFor("VNM")).toBe("VN000000VNM8");
+    expect(isinFor("FPT")).toBe("VN000000FPT1");
+    expect(isinFor("HPG")).toBe("VN000000HPG4");
+    expect(isinFor("VCB")).toBe("VN000000VCB4");
+    expect(isValidIsin("VN000000VNM9")).toBe(false);
+    for (const row of [...book.transactions, ...book.holdings]) {
+      expect(row.isin_code).toBe(`VN000000${row.stock_code}${row.isin_code.at(-1)}`);
+      expect(isValidIsin(row.isin_code)).toBe(true);
+    }
+  });
+
+  it("prices trades in board lots and on ticks, with value, fee and tax consistent", () => {
+    const exchange = new Map(TICKERS.map((t) => [t.code, t.exchange]));
+    for (const t of book.transactions) {
+      expect(t.quantity % 100).toBe(0);
+      expect(t.quantity).toBeGreaterThan(0);
+      const price = scaled(t.price);
+      const value = scaled(t.total_value);
+      const fee = scaled(t.fee);
+      expect(price % BigInt(tickSize(Number(price / 10_000n), exchange.get(t.stock_code)!) * 10_000)).toBe(0n);
+      expect(value).toBe(price * BigInt(t.quantity));
+      // 0.10%..0.35% of the value, give or take the rounding to whole đồng (5000 = 0.5 đồng).
+      expect(fee * 1000n).toBeGreaterThanOrEqual(value - 5000n * 1000n);
+      expect(fee * 1000n).toBeLessThanOrEqual(value * 35n / 10n + 5000n * 1000n);
+      expect(scaled(t.personal_tax)).toBe(t.type === "sell" ? value / 1000n : 0n);
+    }
+    expect(book.transactions.some((t) => !t.fee.endsWith(".0000"))).toBe(true);
+  });
+
+  it("trades on weekdays within the demo period, booked after the close", () => {
+    for (const t of book.transactions) {
+      expect(t.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+      const weekday = new Date(`${t.trade_date}T00:00:00Z`).getUTCDay();
+      expect(weekday).not.toBe(0);
+      expect(weekday).not.toBe(6);
+      expect(t.trade_date >= "2021-01-04" && t.trade_date <= "2025-12-31").toBe(true);
+      expect(t.updated_at.startsWith(t.trade_date)).toBe(true);
+    }
+  });
+
+  it("sells only settled shares (T+2), except a few bonus-share sells, and holds what the trades leave", () => {
+    const dayIndex = new Map(tradingDays("2021-01-04", "2025-12-31").map((d, i) => [d, i]));
+    // What P&L matching sees: per account and stock, by date, a day's buys before its sells.
+    const ordered = [...book.transactions].sort((a, b) => a.trade_date.localeCompare(b.trade_date) || (a.type === b.type ? 0 : a.type === "buy" ? -1 : 1));
+    const lots = new Map<string, { day: number; quantity: number; remaining: number; cost: bigint }[]>();
+    let bonusSells = 0;
+    for (const t of ordered) {
+      const key = `${t.account_id}|${t.stock_code}`;
+      const open = lots.get(key) ?? [];
+      lots.set(key, open);
+      const day = dayIndex.get(t.trade_date)!;
+      if (t.type === "buy") {
+        open.push({ day, quantity: t.quantity, remaining: t.quantity, cost: scaled(t.total_value) + scaled(t.fee) });
+        continue;
+      }
+      const held = open.reduce((s, l) => s + l.remaining, 0);
+      const settled = open.filter((l) => l.day <= day - 2).reduce((s, l) => s + l.remaining, 0);
+      if (t.quantity > settled) {
+        // Bonus shares: beyond everything held, and nothing held is still settling.
+        bonusSells++;
+        expect(t.quantity).toBeGreaterThan(held);
+        expect(settled).toBe(held);
+      }
+      let left = Math.min(t.quantity, held);
+      while (left > 0) {
+        const lot = open[0]!;
+        const taken = Math.min(left, lot.remaining);
+        lot.remaining -= taken;
+        left -= taken;
+        if (lot.remaining === 0) open.shift();
+      }
+    }
+    expect(bonusSells).toBeGreaterThan(0);
+    expect(bonusSells).toBeLessThanOrEqual(3 * book.customers.length);
+
+    const positions = [...lots].filter(([, open]) => open.length > 0);
+    expect(book.holdings).toHaveLength(positions.length);
+    const holdings = new Map(book.holdings.map((h) => [`${h.account_id}|${h.stock_code}`, h]));
+    for (const [key, open] of positions) {
+      const holding = holdings.get(key)!;
+      const quantity = open.reduce((s, l) => s + l.remaining, 0);
+      expect(holding.quantity).toBe(quantity);
+      // avg_cost is the remaining cost / quantity to 0.0001: |avg × q − cost| <= q / 2 units.
+      const denominator = open.reduce((d, l) => d * BigInt(l.quantity), 1n);
+      const cost = open.reduce((s, l) => s + (l.cost * BigInt(l.remaining) * denominator) / BigInt(l.quantity), 0n);
+      const error = scaled(holding.avg_cost) * BigInt(quantity) * denominator - cost;
+      expect((error < 0n ? -error : error) * 2n <= BigInt(quantity) * denominator).toBe(true);
+      expect(scaled(holding.total_cost)).toBe(scaled(holding.avg_cost) * BigInt(quantity));
+    }
+  });
+
+  it("scales to exactly customers × trades per customer", () => {
+    let trades = 0;
+    let customers = 0;
+    for (const chunk of generateDemoBookChunks({ customers: 20, tradesPerCustomer: 50 })) {
+      trades += chunk.transactions.length;
+      customers += chunk.customers.length;
+    }
+    expect(customers).toBe(20);
+    expect(trades).toBe(1000);
+  });
+});
