@@ -6,7 +6,15 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./context";
 import { AppError, onError } from "./errors";
 import { config, corsFromConfig, database, requestId, securityHeaders } from "./middleware";
+import { aggregate } from "./routes/aggregate";
+import { analytics } from "./routes/analytics";
+import { brokers } from "./routes/brokers";
+import { customers } from "./routes/customers";
+import { docs } from "./routes/docs";
 import { health } from "./routes/health";
+import { portfolio } from "./routes/portfolio";
+import { stats } from "./routes/stats";
+import { transactions } from "./routes/transactions";
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalidInput });
@@ -14,7 +22,17 @@ export function createApp() {
   app.use("*", requestId, securityHeaders, config, corsFromConfig);
   app.use("/api/*", database);
 
-  const routes = app.route("/api", health);
+  // Chained, so AppType carries every route for Hono's typed client (hc<AppType>).
+  const routes = app
+    .route("/api", health)
+    .route("/api", customers)
+    .route("/api", portfolio)
+    .route("/api", transactions)
+    .route("/api", stats)
+    .route("/api", analytics)
+    .route("/api", aggregate)
+    .route("/api", brokers)
+    .route("/api", docs(app));
 
   app.notFound(() => {
     throw new AppError(404);
@@ -23,15 +41,23 @@ export function createApp() {
   return routes;
 }
 
-/** Every validation failure becomes one 400 envelope with the issues as `details`. */
-function rejectInvalidInput(result: { success: boolean; error?: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } }) {
-  if (!result.success) {
-    const details = (result.error?.issues ?? []).map((issue) => ({
-      path: issue.path.map(String).join("."),
-      message: issue.message,
-    }));
-    throw new AppError(400, { details });
-  }
+/**
+ * The one validation hook. A path parameter that cannot be valid (a slug with odd characters,
+ * an account id that is no uuid) means the resource does not exist: 404, as for an unknown one
+ * (DESIGN §5). Any other failure is one 400 envelope with the issues as `details`.
+ */
+function rejectInvalidInput(result: {
+  success: boolean;
+  target: string;
+  error?: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> };
+}) {
+  if (result.success) return;
+  if (result.target === "param") throw new AppError(404);
+  const details = (result.error?.issues ?? []).map((issue) => ({
+    path: issue.path.map(String).join("."),
+    message: issue.message,
+  }));
+  throw new AppError(400, { details });
 }
 
 export const app = createApp();

@@ -39,7 +39,10 @@ export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
   c.header("X-Robots-Tag", "noindex, nofollow");
   c.header("X-Content-Type-Options", "nosniff");
   c.header("X-Frame-Options", "DENY");
-  c.header("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+  // JSON needs no policy beyond "nothing"; a page that needs more (the API reference) sets its own.
+  if (!c.res.headers.has("Content-Security-Policy")) {
+    c.header("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+  }
   c.header("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   c.header("Cross-Origin-Resource-Policy", "cross-origin");
 });

@@ -31,7 +31,34 @@ const route = createRoute({
   },
 });
 
-export const health = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
+const liveBody = z.object({ success: z.literal(true), data: z.object({ status: z.literal("ok") }) });
+
+/** Liveness without I/O: also the benchmarks' floor for "the Worker itself". */
+const liveRoute = createRoute({
+  method: "get",
+  path: "/health/live",
+  summary: "Liveness, without touching a database",
+  responses: { 200: { description: "The Worker runs", content: { "application/json": { schema: liveBody } } } },
+});
+
+/** One `select 1` on the target: the benchmarks' floor for "one round trip through the driver". */
+const databaseRoute = createRoute({
+  method: "get",
+  path: "/health/db",
+  summary: "One round trip to the target database",
+  responses: {
+    200: { description: "The target database answered", content: { "application/json": { schema: liveBody } } },
+    503: { description: "The target database does not answer" },
+  },
+});
+
+export const health = new OpenAPIHono<AppEnv>()
+  .openapi(liveRoute, (c) => c.json({ success: true as const, data: { status: "ok" as const } }, 200))
+  .openapi(databaseRoute, async (c) => {
+    await c.get("sql")`select 1`;
+    return c.json({ success: true as const, data: { status: "ok" as const } }, 200);
+  })
+  .openapi(route, async (c) => {
   const source = c.get("config").SOURCE_DATABASE_URL;
   const [target, sourceStatus] = await Promise.all([ping(c.get("sql")), ping(source ? createSql(source) : undefined)]);
   const ok = target === "ok";

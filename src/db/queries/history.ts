@@ -1,0 +1,67 @@
+/**
+ * A page of a customer's trade history (4.3), or of one of their accounts (4.4), in one
+ * statement: the slug (and account ownership) lookup, the total of all matches and the page.
+ * Newest first, with the id as tie-break, which is the order of the history indexes, so the
+ * page is an index range scan.
+ */
+import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import type { HistoryQuery, Transaction } from "../../schemas";
+import type { Db } from "../client";
+import { accounts, brokers, customers, transactions } from "../schema";
+import { transactionJson } from "./shapes";
+
+// A type, not an interface: row types must be indexable records.
+export type HistoryPage = {
+  total: number;
+  data: Transaction[];
+};
+
+export interface HistoryOwner {
+  slug: string;
+  /** Only this account's trades; it must be the customer's. */
+  accountId?: string;
+}
+
+/** Undefined when the slug is unknown or the account is not the customer's. */
+export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQuery): Promise<HistoryPage | undefined> {
+  const matching = and(
+    eq(transactions.customerId, customers.id),
+    owner.accountId ? eq(transactions.accountId, owner.accountId) : undefined,
+    query.broker ? inArray(transactions.accountId, accountsAtBroker(query.broker)) : undefined,
+    query.stock_code ? eq(transactions.stockCode, query.stock_code) : undefined,
+    query.type ? eq(transactions.type, query.type) : undefined,
+    query.start_date ? gte(transactions.tradeDate, query.start_date) : undefined,
+    query.end_date ? lte(transactions.tradeDate, query.end_date) : undefined,
+  );
+  const owned = owner.accountId ? ownsAccount(owner.accountId) : undefined;
+
+  const { rows } = await db.execute<HistoryPage>(sql`
+    select
+      (select count(*)::int from ${transactions} where ${matching}) as total,
+      coalesce((
+        select json_agg(page.tx order by page.trade_date desc, page.id desc)
+        from (
+          select ${transactions.id} as id, ${transactions.tradeDate} as trade_date, ${transactionJson} as tx
+          from ${transactions}
+            join ${accounts} on ${accounts.id} = ${transactions.accountId}
+            join ${brokers} on ${brokers.id} = ${accounts.brokerId}
+          where ${matching}
+          order by ${transactions.tradeDate} desc, ${transactions.id} desc
+          limit ${query.per_page} offset ${(query.page - 1) * query.per_page}
+        ) page
+      ), '[]'::json) as data
+    from ${customers}
+    where ${and(eq(customers.slug, owner.slug), owned)}`);
+  return rows[0];
+}
+
+/** The current customer's accounts at a broker; `code` is lowercase (src/schemas/queries.ts). */
+function accountsAtBroker(code: string) {
+  return sql`(
+    select ${accounts.id} from ${accounts} join ${brokers} on ${brokers.id} = ${accounts.brokerId}
+    where ${accounts.customerId} = ${customers.id} and lower(${brokers.code}) = ${code})`;
+}
+
+function ownsAccount(accountId: string) {
+  return sql`exists (select from ${accounts} where ${accounts.id} = ${accountId} and ${accounts.customerId} = ${customers.id})`;
+}

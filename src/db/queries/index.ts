@@ -1,0 +1,4 @@
+/** Read queries of the public API: each answers one endpoint in one database round trip. */
+export { listBrokers } from "./brokers";
+export { type Aggregate, findAggregate, findAnalytics, findCustomer, findPortfolio, findStats } from "./customer";
+export { type HistoryOwner, type HistoryPage, findHistory } from "./history";

@@ -1,0 +1,57 @@
+/**
+ * The response resources built in SQL with json_build_object/json_agg, so a customer and all it
+ * embeds come back from one statement. Postgres writes numeric as a JSON number, a date as
+ * YYYY-MM-DD and a uuid as its string, so rows need no mapping: the driver's JSON.parse
+ * gives the shapes of src/schemas/resources.ts directly.
+ *
+ * Fragments name their tables unaliased, as drizzle renders them ("accounts"."id"): use each
+ * where the tables it names are in scope. Lists end with the row id so their order is total.
+ */
+import { sql } from "drizzle-orm";
+import type { Customer, Holding, Transaction } from "../../schemas";
+import { accounts, brokers, customers, holdings, staff, transactions } from "../schema";
+
+/** Needs `brokers` in scope. */
+const brokerJson = sql`json_build_object('id', ${brokers.id}, 'name', ${brokers.name}, 'code', ${brokers.code})`;
+
+/** The account as a holding or a transaction embeds it; needs `accounts` and `brokers`. */
+const accountRefJson = sql`json_build_object('id', ${accounts.id}, 'account_no', ${accounts.accountNo}, 'broker', ${brokerJson})`;
+
+/** Needs `customers` in scope. */
+const customerAccountsJson = sql`coalesce((
+  select json_agg(
+    json_build_object(
+      'id', ${accounts.id}, 'customer_id', ${accounts.customerId}, 'broker_id', ${accounts.brokerId},
+      'account_no', ${accounts.accountNo}, 'broker', ${brokerJson})
+    order by ${brokers.code}, ${accounts.accountNo}, ${accounts.id})
+  from ${accounts} join ${brokers} on ${brokers.id} = ${accounts.brokerId}
+  where ${accounts.customerId} = ${customers.id}
+), '[]'::json)`;
+
+/** The profile with staff and accounts; needs `customers` and its `staff` in scope. */
+export const customerJson = sql<Customer>`json_build_object(
+  'id', ${customers.id}, 'slug', ${customers.slug}, 'name', ${customers.name}, 'email', ${customers.email},
+  'phone', ${customers.phone}, 'staff_id', ${customers.staffId},
+  'staff', json_build_object('id', ${staff.id}, 'name', ${staff.name}, 'email', ${staff.email}),
+  'accounts', ${customerAccountsJson})`;
+
+/** Holdings in every account, by stock code then account; needs `customers` in scope. */
+export const portfolioJson = sql<Holding[]>`coalesce((
+  select json_agg(
+    json_build_object(
+      'id', ${holdings.id}, 'stock_code', ${holdings.stockCode}, 'isin_code', ${holdings.isinCode},
+      'quantity', ${holdings.quantity}, 'avg_cost', ${holdings.avgCost}, 'total_cost', ${holdings.totalCost},
+      'account', ${accountRefJson})
+    order by ${holdings.stockCode}, ${brokers.code}, ${accounts.accountNo}, ${holdings.id})
+  from ${holdings}
+    join ${accounts} on ${accounts.id} = ${holdings.accountId}
+    join ${brokers} on ${brokers.id} = ${accounts.brokerId}
+  where ${accounts.customerId} = ${customers.id}
+), '[]'::json)`;
+
+/** Needs `transactions` and its `accounts` and `brokers` in scope. */
+export const transactionJson = sql<Transaction>`json_build_object(
+  'id', ${transactions.id}, 'trade_date', ${transactions.tradeDate}, 'stock_code', ${transactions.stockCode},
+  'isin_code', ${transactions.isinCode}, 'type', ${transactions.type}, 'quantity', ${transactions.quantity},
+  'price', ${transactions.price}, 'total_value', ${transactions.totalValue}, 'fee', ${transactions.fee},
+  'personal_tax', ${transactions.personalTax}, 'account', ${accountRefJson})`;

@@ -1,0 +1,24 @@
+import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import type { AppEnv } from "../context";
+import { findCustomer } from "../db/queries";
+import { notFound } from "../errors";
+import { CustomerResponse, SLUG_ERRORS, SlugParams, errorResponses, jsonResponse } from "../schemas";
+
+const route = createRoute({
+  method: "get",
+  path: "/customers/{slug}",
+  tags: ["Customers"],
+  summary: "Customer profile",
+  description: "The customer with the staff member who looks after them and their linked accounts, each with its broker.",
+  request: { params: SlugParams },
+  responses: {
+    200: jsonResponse("The customer profile", CustomerResponse),
+    ...errorResponses(...SLUG_ERRORS),
+  },
+});
+
+export const customers = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
+  const customer = await findCustomer(c.get("db"), c.req.valid("param").slug);
+  if (!customer) throw notFound();
+  return c.json({ success: true, data: customer }, 200);
+});

@@ -1,0 +1,24 @@
+import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import type { AppEnv } from "../context";
+import { findPortfolio } from "../db/queries";
+import { notFound } from "../errors";
+import { PortfolioResponse, SLUG_ERRORS, SlugParams, errorResponses, jsonResponse } from "../schemas";
+
+const route = createRoute({
+  method: "get",
+  path: "/portfolio/{slug}",
+  tags: ["Portfolio"],
+  summary: "Current holdings",
+  description: "Holdings in all of the customer's accounts, by stock code, then account.",
+  request: { params: SlugParams },
+  responses: {
+    200: jsonResponse("The holdings; empty when the customer holds nothing", PortfolioResponse),
+    ...errorResponses(...SLUG_ERRORS),
+  },
+});
+
+export const portfolio = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
+  const holdings = await findPortfolio(c.get("db"), c.req.valid("param").slug);
+  if (!holdings) throw notFound();
+  return c.json({ success: true, data: holdings }, 200);
+});

@@ -1,0 +1,24 @@
+import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import type { AppEnv } from "../context";
+import { findStats } from "../db/queries";
+import { notFound } from "../errors";
+import { SLUG_ERRORS, SlugParams, StatsResponse, errorResponses, jsonResponse } from "../schemas";
+
+const route = createRoute({
+  method: "get",
+  path: "/stats/{slug}",
+  tags: ["Metrics"],
+  summary: "Realized P&L statistics",
+  description: "Totals over all of the customer's trades and the P&L realized by FIFO matching, as of the last sync.",
+  request: { params: SlugParams },
+  responses: {
+    200: jsonResponse("The statistics", StatsResponse),
+    ...errorResponses(...SLUG_ERRORS),
+  },
+});
+
+export const stats = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
+  const data = await findStats(c.get("db"), c.req.valid("param").slug);
+  if (!data) throw notFound();
+  return c.json({ success: true, data }, 200);
+});

@@ -1,0 +1,4 @@
+export * from "./envelopes";
+export * from "./params";
+export * from "./queries";
+export * from "./resources";

@@ -1,0 +1,70 @@
+/**
+ * Query parameters of the trade history (4.3 and 4.4), per DESIGN §5. Parameters the schema
+ * does not name are ignored. A repeated parameter counts by its first value, as
+ * `URLSearchParams.get` reads it and as the edge cache keys it (src/cache.ts), so a cached and
+ * an uncached answer to the same URL never differ.
+ */
+import { z } from "@hono/zod-openapi";
+
+const firstValue = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+
+function queryParam<T extends z.ZodType>(schema: T) {
+  return z.preprocess(firstValue, schema);
+}
+
+/**
+ * Digits only: "1.5", "1e1", "0x10", " 2" and "-1" are refused rather than read as numbers.
+ * The document shows the integer, not the string it arrives as.
+ */
+function wholeNumber(options: { min: number; max: number; fallback: number; description: string }) {
+  const { min, max, fallback, description } = options;
+  const message = `must be an integer from ${min} to ${max}`;
+  return queryParam(
+    z
+      .string()
+      .regex(/^\d+$/, message)
+      .transform(Number)
+      .pipe(z.number().int().min(min, message).max(max, message))
+      .default(fallback),
+  ).openapi({ type: "integer", minimum: min, maximum: max, default: fallback, description });
+}
+
+export const MAX_PER_PAGE = 100;
+/** Keeps the row offset far inside Postgres' bigint and JavaScript's safe integers. */
+const MAX_PAGE = 1_000_000_000;
+
+const date = (description: string) =>
+  queryParam(z.iso.date("must be a real date written YYYY-MM-DD").optional()).openapi({ description, example: "2024-01-31" });
+
+const DATES = ["start_date", "end_date"];
+
+export const HistoryQuery = z
+  .object({
+    page: wholeNumber({ min: 1, max: MAX_PAGE, fallback: 1, description: "Page number, from 1; a page past the end is empty" }),
+    per_page: wholeNumber({ min: 1, max: MAX_PER_PAGE, fallback: 10, description: "Records per page" }),
+    broker: queryParam(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9]{1,20}$/, "must be a broker code: 1 to 20 letters or digits")
+        .transform((code) => code.toLowerCase())
+        .optional(),
+    ).openapi({ description: "Broker code, any case: only trades in accounts at that broker", example: "SSI" }),
+    stock_code: queryParam(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits")
+        .transform((code) => code.toUpperCase())
+        .optional(),
+    ).openapi({ description: "Ticker symbol, any case", example: "FPT" }),
+    type: queryParam(z.enum(["buy", "sell"], "must be buy or sell").optional()).openapi({ description: "Transaction type" }),
+    start_date: date("First trade date included"),
+    end_date: date("Last trade date included"),
+  })
+  .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
+    path: ["start_date"],
+    message: "must not be after end_date",
+    // Only compare dates that are themselves valid; a bad one already has its own issue.
+    when: (payload) => !payload.issues.some((issue) => DATES.includes(String(issue.path?.[0]))),
+  });
+
+export type HistoryQuery = z.infer<typeof HistoryQuery>;

@@ -1,0 +1,161 @@
+/**
+ * The resources the API returns (spec §2). These schemas are the contract in three forms: the
+ * TypeScript types the handlers and queries use, the OpenAPI components, and the checks the
+ * tests run on every response. Objects are strict, so a field the contract does not name is
+ * caught by those checks and `additionalProperties: false` in the document says so too.
+ */
+import { z } from "@hono/zod-openapi";
+import type { Analytics as ComputedAnalytics, Stats as ComputedStats } from "../domain/types";
+
+// Ids come from the back office, so any uuid Postgres stores is accepted, not only RFC 4122 ones.
+const id = z.guid().openapi({ example: "6f1c2a4e-8d3b-4c7a-9e21-5b0d7f3a9c10" });
+const date = z.iso.date().openapi({ example: "2024-03-15" });
+const month = z.string().regex(/^\d{4}-\d{2}$/);
+const money = (example: number) => z.number().openapi({ example });
+const shares = (example: number) => z.number().int().openapi({ example });
+
+export const Broker = z
+  .strictObject({
+    id,
+    name: z.string().openapi({ example: "SSI Securities Corporation" }),
+    code: z.string().openapi({ description: "Short broker code, also the `broker` filter value", example: "SSI" }),
+  })
+  .openapi("Broker");
+
+export const Staff = z
+  .strictObject({
+    id,
+    name: z.string().openapi({ example: "Nguyễn Thị Lan" }),
+    email: z.string().openapi({ example: "lan@advisory.example" }),
+  })
+  .openapi("Staff", { description: "The staff member who looks after the customer" });
+
+export const Account = z
+  .strictObject({
+    id,
+    customer_id: id,
+    broker_id: id,
+    account_no: z.string().openapi({ example: "000C123456" }),
+    broker: Broker,
+  })
+  .openapi("Account", { description: "A linked securities account" });
+
+export const Customer = z
+  .strictObject({
+    id,
+    slug: z.string().openapi({ description: "Unguessable identifier used in paths", example: "k3v7q2m5x4a6b2c7d3e4f5g6h7" }),
+    name: z.string().openapi({ example: "Trần Văn Minh" }),
+    email: z.string().openapi({ example: "minh@example.com" }),
+    phone: z.string().openapi({ example: "+84901234567" }),
+    staff_id: id,
+    staff: Staff,
+    accounts: z.array(Account).openapi({ description: "Ordered by broker code, then account number" }),
+  })
+  .openapi("Customer");
+
+/** The account as embedded in a holding or a transaction. */
+export const AccountRef = z
+  .strictObject({ id, account_no: Account.shape.account_no, broker: Broker })
+  .openapi("AccountRef");
+
+export const Holding = z
+  .strictObject({
+    id,
+    stock_code: z.string().openapi({ example: "FPT" }),
+    isin_code: z.string().openapi({ example: "VN000000FPT1" }),
+    quantity: shares(1500),
+    avg_cost: money(98450.5).openapi({ description: "Average cost per share" }),
+    total_cost: money(147675750).openapi({ description: "Total cost of the position" }),
+    account: AccountRef,
+  })
+  .openapi("Holding");
+
+export const Transaction = z
+  .strictObject({
+    id,
+    trade_date: date,
+    stock_code: Holding.shape.stock_code,
+    isin_code: Holding.shape.isin_code,
+    type: z.enum(["buy", "sell"]),
+    quantity: shares(500),
+    price: money(101500),
+    total_value: money(50750000),
+    fee: money(76125),
+    personal_tax: money(0),
+    account: AccountRef,
+  })
+  .openapi("Transaction");
+
+export const Pagination = z
+  .strictObject({
+    page: z.number().int().min(1).openapi({ example: 1 }),
+    per_page: z.number().int().min(1).openapi({ example: 10 }),
+    total: z.number().int().min(0).openapi({ description: "Records matching the filters, on every page", example: 42 }),
+  })
+  .openapi("Pagination");
+
+export const Stats = z
+  .strictObject({
+    total_buy_value: money(1250000000),
+    total_sell_value: money(980000000),
+    total_buy_fee: money(1875000),
+    total_sell_fee: money(1470000),
+    total_tax: money(980000),
+    realized_pnl: money(45230000),
+    transaction_count: z.number().int().openapi({ example: 128 }),
+    date_range: z
+      .strictObject({ from: date.nullable(), to: date.nullable() })
+      .openapi({ description: "First and last trade date; both null without trades" }),
+  })
+  .openapi("Stats", { description: "Realized profit and loss statistics" }) satisfies z.ZodType<ComputedStats>;
+
+export const Deal = z
+  .strictObject({
+    stock_code: Holding.shape.stock_code,
+    sell_date: date,
+    realized_pnl: money(12500000),
+    holding_days: z.number().int().openapi({ example: 37 }),
+    quantity_sold: shares(1000),
+  })
+  .openapi("Deal", { description: "One sell matched against earlier buys (FIFO)" });
+
+export const AnalyticsSummary = z
+  .strictObject({
+    total_deals: z.number().int(),
+    win_deals: z.number().int(),
+    loss_deals: z.number().int(),
+    win_rate: z.number().openapi({ description: "Fraction: 0.643 is 64.3 percent", example: 0.643 }),
+    avg_win_pnl: money(8200000),
+    avg_loss_pnl: money(-3100000).openapi({ description: "Negative for losses" }),
+    profit_factor: z
+      .number()
+      .nullable()
+      .openapi({ description: "Sum of wins / |sum of losses|; null with wins but no loss, 0 without wins", example: 2.4 }),
+    avg_holding_days_win: z.number().openapi({ example: 21.5 }),
+    avg_holding_days_loss: z.number().openapi({ example: 34.25 }),
+    total_realized_pnl: money(45230000),
+    total_fee_tax: money(4325000),
+    monthly_trade_counts: z
+      .record(month, z.number().int())
+      .openapi({ description: "Trades per YYYY-MM month, ascending", example: { "2024-01": 6, "2024-02": 9 } }),
+    unmatched_sell_quantity: z
+      .number()
+      .int()
+      .openapi({ description: "Sold shares with no earlier buy to match; left out of P&L", example: 0 }),
+  })
+  .openapi("AnalyticsSummary");
+
+export const Analytics = z
+  .strictObject({
+    summary: AnalyticsSummary,
+    top_wins: z.array(Deal).openapi({ description: "Up to 5 wins, largest first" }),
+    top_losses: z.array(Deal).openapi({ description: "Up to 5 losses, largest first" }),
+  })
+  .openapi("Analytics", { description: "Trading-style analytics" }) satisfies z.ZodType<ComputedAnalytics>;
+
+export type Broker = z.infer<typeof Broker>;
+export type Customer = z.infer<typeof Customer>;
+export type Holding = z.infer<typeof Holding>;
+export type Transaction = z.infer<typeof Transaction>;
+export type Stats = z.infer<typeof Stats>;
+export type Analytics = z.infer<typeof Analytics>;

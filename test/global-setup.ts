@@ -1,0 +1,48 @@
+/**
+ * Starts the local database server once for the whole run (in Node, outside workerd) and
+ * hands its port to the workers through `provide`. At the end it drops the databases the
+ * tests created, so runs against a real PostgreSQL (TEST_PG_URL) leave none behind.
+ */
+import type { TestProject } from "vitest/node";
+import { startLocalDbServer } from "../scripts/local-db/server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    localDbPort: number;
+  }
+}
+
+/** The names tests give their own databases (test/support/databases.ts, test/local-db/support.ts). */
+const TEST_DATABASE = /^(investments|backoffice)_t[0-9a-f]+$/;
+/** Drops at once: PostgreSQL runs them in parallel, as many as the server's admin pool holds (10). */
+const DROP_CONCURRENCY = 10;
+
+export default async function setup(project: TestProject) {
+  const server = await startLocalDbServer({ port: 0, pgUrl: process.env.TEST_PG_URL || undefined });
+  project.provide("localDbPort", server.port);
+  return async () => {
+    try {
+      const t0 = Date.now(); await dropTestDatabases(server.url); console.log("TEARDOWN-DROP ms", Date.now() - t0);
+    } finally {
+      await server.close();
+    }
+  };
+}
+
+/** Drops every test database the server has seen this run (GET /__stats, POST /__drop). */
+async function dropTestDatabases(url: string): Promise<void> {
+  const res = await fetch(`${url}/__stats`);
+  if (!res.ok) throw new Error(`GET /__stats answered ${res.status}`);
+  const { databases } = (await res.json()) as { databases: Record<string, number> };
+  const queue = Object.keys(databases).filter((name) => TEST_DATABASE.test(name));
+  console.log("TEARDOWN-COUNT", queue.length);
+  const failures: string[] = [];
+  const worker = async () => {
+    for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+      const drop = await fetch(`${url}/__drop?database=${encodeURIComponent(name)}`, { method: "POST" });
+      if (!drop.ok) failures.push(`${name}: ${drop.status} ${await drop.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: DROP_CONCURRENCY }, worker));
+  if (failures.length) throw new Error(`could not drop ${failures.length} test database(s):\n${failures.join("\n")}`);
+}

@@ -1,0 +1,67 @@
+/**
+ * Helpers for the API suites: databases read on every request, response bodies checked against
+ * the schemas that generate the OpenAPI document, Hono's typed client, and round-trip counts.
+ */
+import { hc } from "hono/client";
+import { expect } from "vitest";
+import { z } from "zod";
+import type { AppType } from "../../src/app";
+import type { Env } from "../../src/env";
+import { freshDatabases, type TestDatabases } from "./databases";
+import { callWorker, getJson } from "./worker";
+
+/**
+ * Fresh databases, with the edge cache and the 404 rate limit off: these suites test what the
+ * database path answers, many 404s included. Both have suites of their own.
+ */
+export const apiDatabases = () => freshDatabases({ CACHE_TTL_SECONDS: "0", NOT_FOUND_LIMITER: undefined });
+
+/** Fails unless `body` is exactly what `schema` describes (response objects are strict). */
+export function expectSchema(schema: z.ZodType, body: unknown): void {
+  const result = schema.safeParse(body);
+  if (!result.success) expect.fail(`the body does not match its response schema:\n${z.prettifyError(result.error)}`);
+}
+
+/** GETs `path`, expects a 200 whose body matches `schema`, and returns the body. */
+export async function getValid<S extends z.ZodType>(env: Env, path: string, schema: S): Promise<z.output<S>> {
+  const { status, body } = await getJson(env, path);
+  expect(status, JSON.stringify(body)).toBe(200);
+  expectSchema(schema, body);
+  return body;
+}
+
+/** GETs `path` and expects the error envelope with this status; returns the body. */
+export async function getError(env: Env, path: string, status: number) {
+  const { status: actual, body } = await getJson(env, path);
+  expect(actual, JSON.stringify(body)).toBe(status);
+  expect(body.success).toBe(false);
+  return body;
+}
+
+export const NOT_FOUND = { success: false, error: "Not Found" };
+
+/** The 400 envelope, with `details` naming each parameter at fault. */
+export function badRequest(...paths: string[]) {
+  return {
+    success: false,
+    error: "Bad Request",
+    details: paths.map((path) => ({ path, message: expect.any(String) })),
+  };
+}
+
+/** Requests the database served while `action` ran: each endpoint must cost exactly one. */
+export async function roundTrips(dbs: TestDatabases, action: () => Promise<unknown>): Promise<number> {
+  const before = await dbs.targetRequests();
+  await action();
+  return (await dbs.targetRequests()) - before;
+}
+
+/** Hono's typed client over the Worker with this env, as a frontend would use the API. */
+export function apiClient(env: Env) {
+  return hc<AppType>("https://api.test", {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : input);
+      return callWorker(env, `${url.pathname}${url.search}`, init);
+    },
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * A small builder for test data: a "book" of brokers, staff, customers, accounts, holdings and
+ * transactions with source-shaped rows (snake_case columns, money as decimal strings), which a
+ * test writes into the source (to sync it) or straight into the target (to read it back).
+ * Every id and slug is fresh, so tests never collide.
+ */
+import { computeMetrics } from "../../src/domain";
+import { newSlug } from "../../src/domain/slug";
+import type { Sql } from "../../src/db/client";
+
+type Stamp = { updated_at: string; deleted_at: string | null };
+export type BrokerRow = { id: string; code: string; name: string } & Stamp;
+export type StaffRow = { id: string; name: string; email: string } & Stamp;
+export type CustomerRow = { id: string; slug: string; name: string; email: string; phone: string; staff_id: string } & Stamp;
+export type AccountRow = { id: string; customer_id: string; broker_id: string; account_no: string } & Stamp;
+export type HoldingRow = {
+  id: string;
+  account_id: string;
+  stock_code: string;
+  isin_code: string;
+  quantity: number;
+  avg_cost: string;
+  total_cost: string;
+} & Stamp;
+export type TransactionRow = {
+  id: string;
+  account_id: string;
+  trade_date: string;
+  stock_code: string;
+  isin_code: string;
+  type: "buy" | "sell";
+  quantity: number;
+  price: string;
+  total_value: string;
+  fee: string;
+  personal_tax: string;
+} & Stamp;
+
+const stamp = (at?: string): Stamp => ({ updated_at: at ?? "2025-01-01T00:00:00.000000Z", deleted_at: null });
+const uuid = () => crypto.randomUUID();
+
+export class Book {
+  brokers: BrokerRow[] = [];
+  staff: StaffRow[] = [];
+  customers: CustomerRow[] = [];
+  accounts: AccountRow[] = [];
+  holdings: HoldingRow[] = [];
+  transactions: TransactionRow[] = [];
+
+  broker(p: Partial<BrokerRow> = {}): BrokerRow {
+    const row = { id: uuid(), code: "SSI", name: "SSI Securities Corporation", ...stamp(), ...p };
+    this.brokers.push(row);
+    return row;
+  }
+
+  staffMember(p: Partial<StaffRow> = {}): StaffRow {
+    const row = { id: uuid(), name: "Nguyễn Thị Lan", email: "lan@advisory.test", ...stamp(), ...p };
+    this.staff.push(row);
+    return row;
+  }
+
+  customer(p: Partial<CustomerRow> & { staff_id: string }): CustomerRow {
+    const row = { id: uuid(), slug: newSlug(), name: "Trần Văn Minh", email: "minh@example.test", phone: "+84901234567", ...stamp(), ...p };
+    this.customers.push(row);
+    return row;
+  }
+
+  account(p: Partial<AccountRow> & { customer_id: string; broker_id: string }): AccountRow {
+    const row = { id: uuid(), account_no: "000C123456", ...stamp(), ...p };
+    this.accounts.push(row);
+    return row;
+  }
+
+  holding(p: Partial<HoldingRow> & { account_id: string }): HoldingRow {
+    const row = {
+      id: uuid(),
+      stock_code: "FPT",
+      isin_code: "VN000000FPT1",
+      quantity: 100,
+      avg_cost: "100150.0000",
+      total_cost: "10015000.0000",
+      ...stamp(),
+      ...p,
+    };
+    this.holdings.push(row);
+    return row;
+  }
+
+  /** A trade; total_value defaults to quantity × price, tax to 0.1% of value on sells. */
+  trade(
+    p: Partial<TransactionRow> & { account_id: string; trade_date: string; type: "buy" | "sell"; quantity: number; price: string },
+  ): TransactionRow {
+    const totalValue = p.total_value ?? (BigInt(p.quantity) * BigInt(p.price.split(".")[0]!)).toString();
+    const row: TransactionRow = {
+      id: uuid(),
+      stock_code: "FPT",
+      isin_code: "VN000000FPT1",
+      total_value: totalValue,
+      fee: "0",
+      personal_tax: p.type === "sell" ? (Number(totalValue) / 1000).toFixed(4) : "0",
+      ...stamp(),
+      ...p,
+    };
+    this.transactions.push(row);
+    return row;
+  }
+
+  /** One customer with staff, a broker and an account: the usual starting point. */
+  simpleCustomer(p: { broker?: Partial<BrokerRow>; customer?: Partial<CustomerRow>; account?: Partial<AccountRow> } = {}) {
+    const broker = this.broker(p.broker);
+    const staff = this.staffMember();
+    const customer = this.customer({ staff_id: staff.id, ...p.customer });
+    const account = this.account({ customer_id: customer.id, broker_id: broker.id, ...p.account });
+    return { broker, staff, customer, account };
+  }
+}
+
+const TABLES = ["brokers", "staff", "customers", "accounts", "holdings", "transactions"] as const;
+type Table = (typeof TABLES)[number];
+
+/** Writes the book into a source database, one set-based insert per table, in one transaction. */
+export async function writeSource(sql: Sql, book: Book): Promise<void> {
+  const statements = TABLES.filter((t) => book[t].length > 0).map((t) =>
+    sql.query(`insert into ${t} select * from json_populate_recordset(null::${t}, $1::json)`, [JSON.stringify(book[t])]),
+  );
+  if (statements.length) await sql.transaction(statements);
+}
+
+/**
+ * Writes the book straight into a target database, as a finished sync would leave it:
+ * soft-deleted rows left out, `updated_at` kept as `source_updated_at`, each transaction's
+ * `customer_id` taken from its account, and every customer's stats and analytics computed by
+ * the domain engine and stored in `customer_metrics`.
+ */
+export async function writeTarget(sql: Sql, book: Book): Promise<void> {
+  const customerOf = new Map(book.accounts.map((a) => [a.id, a.customer_id]));
+  const rows = (t: Table) =>
+    (book[t] as Array<Record<string, unknown> & Stamp>)
+      .filter(isLive)
+      .map(({ updated_at, deleted_at: _deleted, ...r }) => ({
+        ...r,
+        source_updated_at: updated_at,
+        ...(t === "transactions" ? { customer_id: customerOf.get(r.account_id as string) } : {}),
+      }));
+  const statements = TABLES.filter((t) => book[t].length > 0).map((t) =>
+    sql.query(`insert into ${t} select * from json_populate_recordset(null::${t}, $1::json)`, [JSON.stringify(rows(t))]),
+  );
+  if (book.customers.some(isLive)) {
+    statements.push(
+      sql.query("insert into customer_metrics select * from json_populate_recordset(null::customer_metrics, $1::json)", [
+        JSON.stringify(storedMetrics(book)),
+      ]),
+    );
+  }
+  if (statements.length) await sql.transaction(statements);
+}
+
+const isLive = (row: Stamp) => row.deleted_at === null;
+
+/** Each live customer's metrics over the live trades of their live accounts. */
+function storedMetrics(book: Book) {
+  const ownerOfLiveAccount = new Map(book.accounts.filter(isLive).map((a) => [a.id, a.customer_id]));
+  const computedAt = new Date().toISOString();
+  return book.customers.filter(isLive).map((customer) => ({
+    customer_id: customer.id,
+    ...computeMetrics(book.transactions.filter((t) => isLive(t) && ownerOfLiveAccount.get(t.account_id) === customer.id)),
+    computed_at: computedAt,
+  }));
+}

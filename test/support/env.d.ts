@@ -1,0 +1,7 @@
+// Bindings the tests see: the Worker's own plus those added by test/vitest.config.ts.
+type WorkerEnv = import("../../src/env").Env;
+declare namespace Cloudflare {
+  interface Env extends WorkerEnv {
+    LOCAL_DB_PORT: string;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Two projects share one run and one local database server (global-setup.ts: PGlite, or the
+ * PostgreSQL of TEST_PG_URL):
+ * - "workers": every suite of test/ runs inside workerd through the Workers Vitest integration;
+ * - "node": the few checks whose tools need Node (the OpenAPI validator generates code, which
+ *   workerd forbids).
+ */
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+export default defineConfig({
+  root,
+  test: {
+    globalSetup: ["./test/global-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(({ inject }) => {
+            const port = inject<number>("localDbPort");
+            return {
+              main: "./src/index.ts",
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  // Shared defaults; tests that touch data make their own (test/support/databases.ts).
+                  DATABASE_URL: `postgres://app:local@127.0.0.1:${port}/investments_shared`,
+                  SOURCE_DATABASE_URL: `postgres://sync:local@127.0.0.1:${port}/backoffice_shared`,
+                  ADMIN_API_KEY: "test-admin-key",
+                  LOCAL_DB_PORT: String(port),
+                },
+              },
+            };
+          }),
+        ],
+        // BENCH=1 (npm run bench) runs the in-workerd benchmarks instead of the suites.
+        test: process.env.BENCH
+          ? { name: "workers", include: ["test/bench/**/*.bench.ts"] }
+          : { name: "workers", include: ["test/**/*.test.ts"], exclude: ["test/node/**"] },
+      },
+      {
+        test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"] },
+      },
+    ],
+  },
+});
