@@ -14,6 +14,7 @@ import {
   date,
   index,
   integer,
+  json,
   jsonb,
   numeric,
   pgTable,
@@ -131,24 +132,31 @@ export const customerMetrics = pgTable("customer_metrics", {
   customerId: uuid("customer_id")
     .primaryKey()
     .references(() => customers.id, { onDelete: "cascade" }),
-  stats: jsonb("stats").$type<Stats>().notNull(),
-  analytics: jsonb("analytics").$type<Analytics>().notNull(),
+  // json, not jsonb: it keeps the fields in the order the spec lists them.
+  stats: json("stats").$type<Stats>().notNull(),
+  analytics: json("analytics").$type<Analytics>().notNull(),
   computedAt: instant("computed_at").notNull().defaultNow(),
 });
 
 /**
- * Customers whose metrics must be recomputed. Written in the same transaction as the data
- * that changed them, so a run stopped before the recompute leaves the work for the next one.
+ * Customers whose served data changed: their metrics are recomputed and their cached responses
+ * invalidated. Written in the same transaction as the data that changed them, so a run stopped
+ * before the recompute leaves the work for the next one.
  */
 export const metricsPending = pgTable("metrics_pending", {
   customerId: uuid("customer_id").primaryKey(),
 });
 
-/** One keyset cursor per stream: the last (updated_at, id) applied, at microsecond precision. */
+/**
+ * One keyset cursor per stream: the last (updated_at, id) applied, at microsecond precision, and
+ * the upper bound of the run that applied it, from which the next run re-reads its overlap
+ * window (src/sync/cursor.ts).
+ */
 export const syncCursors = pgTable("sync_cursors", {
   stream: text("stream").primaryKey(),
   cursorUpdatedAt: instant("cursor_updated_at").notNull(),
   cursorId: uuid("cursor_id").notNull(),
+  upperBound: instant("upper_bound").notNull(),
 });
 
 /** A single lease row keeps two runs (cron and admin) from overlapping; it expires if a run dies. */
