@@ -4,6 +4,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./context";
+import { edgeCache } from "./cache";
 import { AppError, onError } from "./errors";
 import { config, corsFromConfig, database, requestId, securityHeaders } from "./middleware";
 import { aggregate } from "./routes/aggregate";
@@ -14,13 +15,14 @@ import { docs } from "./routes/docs";
 import { health } from "./routes/health";
 import { portfolio } from "./routes/portfolio";
 import { stats } from "./routes/stats";
+import { sync } from "./routes/sync";
 import { transactions } from "./routes/transactions";
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalidInput });
 
   app.use("*", requestId, securityHeaders, config, corsFromConfig);
-  app.use("/api/*", database);
+  app.use("/api/*", database, edgeCache);
 
   // Chained, so AppType carries every route for Hono's typed client (hc<AppType>).
   const routes = app
@@ -32,6 +34,7 @@ export function createApp() {
     .route("/api", analytics)
     .route("/api", aggregate)
     .route("/api", brokers)
+    .route("/api", sync)
     .route("/api", docs(app));
 
   app.notFound(() => {

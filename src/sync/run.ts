@@ -1,0 +1,132 @@
+/**
+ * One sync run (DESIGN.md §7): take the lease, copy each stream's changes up to one upper bound
+ * pinned from the source's clock, in foreign-key order, page by page (one source read and one
+ * target transaction per page); in full mode remove what the source hard-deleted; recompute the
+ * stored metrics of the customers that changed; record the run; release the lease.
+ *
+ * Plain TypeScript over the HTTP driver, with no Worker-only import, so scripts and benchmarks
+ * run it in Node too. src/sync/worker.ts adds the Worker's cache invalidation and logging.
+ */
+import type { Config } from "../env";
+import { AppError, describe } from "../errors";
+import { applyPage, readApplied } from "./apply";
+import { Budget, type BudgetLimits } from "./budget";
+import { advanceCursor, loadStarts, readPage, readStarts, readUpperBound, type Key, type Page } from "./cursor";
+import { sourceDatabase, targetDatabase, type SyncDatabase } from "./database";
+import { recordEnd, recordStart, type Outcome } from "./history";
+import { acquireLease, isLeaseLost, releaseLease, renewLease } from "./lease";
+import { recomputePending } from "./metrics";
+import { reconcileHardDeletes } from "./reconcile";
+import { Tally, type Mode, type SyncReport, type Trigger } from "./report";
+import { STREAMS, type Stream } from "./streams";
+
+export type SyncConfig = Pick<Config, "DATABASE_URL" | "SOURCE_DATABASE_URL" | "SYNC_OVERLAP_SECONDS">;
+
+export interface RunOptions {
+  trigger: Trigger;
+  mode: Mode;
+  limits?: Partial<BudgetLimits>;
+}
+
+export interface SyncOutcome {
+  report: SyncReport;
+  /** What the run made stale: customers' slugs (changed, deleted or replaced) and the broker list. */
+  stale: { slugs: string[]; brokers: boolean };
+}
+
+interface Run {
+  id: string;
+  source: SyncDatabase;
+  target: SyncDatabase;
+  budget: Budget;
+  tally: Tally;
+}
+
+/**
+ * Runs a sync. Throws AppError 409 when another run holds the lease, 502 when the source fails,
+ * 503 when the target cannot be reached; a run that got the lease records its failure first.
+ */
+export async function runSync(config: SyncConfig, options: RunOptions): Promise<SyncOutcome> {
+  if (!config.SOURCE_DATABASE_URL) throw new AppError(503, { cause: new Error("SOURCE_DATABASE_URL is not configured") });
+  const budget = new Budget(options.limits);
+  const run: Run = {
+    id: crypto.randomUUID(),
+    source: sourceDatabase(config.SOURCE_DATABASE_URL, budget),
+    target: targetDatabase(config.DATABASE_URL, budget),
+    budget,
+    tally: new Tally(),
+  };
+  const { sql } = run.target;
+  const [lease, , starts] = await run.target.run([
+    acquireLease(sql, run.id),
+    recordStart(sql, run.id, options.trigger, options.mode),
+    loadStarts(sql, config.SYNC_OVERLAP_SECONDS),
+  ]);
+  if (lease!.length === 0) throw new AppError(409);
+
+  const report = (complete: boolean) =>
+    run.tally.report({ id: run.id, mode: options.mode, durationMs: budget.elapsedMs(), complete });
+  try {
+    const bound = await readUpperBound(run.source);
+    const startOf = readStarts(starts!);
+    let caughtUp = true;
+    for (const stream of STREAMS) {
+      caughtUp = await syncStream(run, stream, startOf(stream.name), bound);
+      if (!caughtUp) break;
+    }
+    if (caughtUp && options.mode === "full") {
+      caughtUp = await reconcileHardDeletes(run.source, run.target, budget, run.id, run.tally);
+    }
+    const metricsStarted = budget.elapsedMs();
+    const metrics = await recomputePending(run.target, budget, run.id);
+    run.tally.recomputed(metrics.slugs, budget.elapsedMs() - metricsStarted);
+    const complete = caughtUp && metrics.done;
+    const done = report(complete);
+    await finish(run, done, complete ? "complete" : "partial", null);
+    return { report: done, stale: { slugs: [...run.tally.staleSlugs], brokers: run.tally.brokersChanged } };
+  } catch (err) {
+    await finish(run, report(false), "failed", describe(err)).catch((historyErr) =>
+      console.error(JSON.stringify({ level: "error", event: "sync_history_failed", run_id: run.id, error: describe(historyErr) })),
+    );
+    throw isLeaseLost(err) ? new AppError(409, { cause: err }) : err;
+  }
+}
+
+/**
+ * Copies one stream's pages until it reaches the bound (true) or the budget is spent (false).
+ * The next page is read from the source while the current one is applied to the target, so
+ * the two databases work at the same time.
+ */
+async function syncStream(run: Run, stream: Stream, start: Key, bound: string): Promise<boolean> {
+  const { source, target, budget } = run;
+  const read = (from: Key) => {
+    const page = readPage(source, stream, from, bound, { maxRows: budget.limits.pageRows, maxBytes: budget.limits.pageBytes });
+    page.catch(() => undefined); // a read left behind when the run stops must not be an unhandled rejection
+    return page;
+  };
+  let next: Promise<Page> | undefined;
+  while (!budget.spent) {
+    const page = await budget.step(async () => {
+      const page = await (next ?? read(start));
+      if (!page.exhausted) next = read(page.last!);
+      if (page.last) {
+        // The page's rows, its cursor and the lease renewal commit together or not at all.
+        const [, applied] = await target.run([
+          renewLease(target.sql, run.id),
+          applyPage(target.sql, stream, page.rows),
+          advanceCursor(target.sql, stream.name, page.last, bound),
+        ]);
+        run.tally.add(stream.name, readApplied(applied!));
+      }
+      return page;
+    });
+    if (page.exhausted) return true;
+  }
+  return false;
+}
+
+/** Records how the run ended and releases its lease, in one transaction. */
+async function finish(run: Run, report: SyncReport, outcome: Outcome, error: string | null): Promise<void> {
+  const { sql } = run.target;
+  await run.target.run([recordEnd(sql, report, outcome, error), releaseLease(sql, run.id)]);
+}

@@ -1,0 +1,107 @@
+/** Paging and resuming: keyset cursors, the overlap window, interrupted runs and orphans. */
+import { describe, expect, it } from "vitest";
+import { Book, writeSource } from "../support/book";
+import { changeSource, countRows, expectInSync, runWith, sampleBook, sourceTime, synced, withSource } from "./helpers";
+
+describe("the sync's cursors", () => {
+  it("copies every row when rows sharing one updated_at straddle page boundaries", async () => {
+    const book = new Book();
+    const { account } = book.simpleCustomer();
+    for (let day = 1; day <= 7; day++) {
+      book.trade({ account_id: account.id, trade_date: `2024-01-0${day}`, type: "buy", quantity: day, price: "1000", updated_at: "2025-03-01T00:00:00.123456Z" });
+    }
+    const dbs = await withSource(book);
+    const { report } = await runWith(dbs.env, { pageRows: 3 });
+    expect(report.streams.transactions).toMatchObject({ inserted: 7, pages: 3 });
+    expect(report.complete).toBe(true);
+    await expectInSync(dbs);
+  });
+
+  it("bounds a page by bytes as well as rows", async () => {
+    const book = sampleBook();
+    const dbs = await withSource(book);
+    const { report } = await runWith(dbs.env, { pageBytes: 1 });
+    // One row per page: the first row of a page always fits.
+    expect(report.streams.transactions.pages).toBe(4);
+    await expectInSync(dbs);
+  });
+
+  it.each([
+    { overlap: "300", copied: 1, outcome: "copies" },
+    { overlap: "0", copied: 0, outcome: "without an overlap window, misses" },
+  ])("$outcome a row committed late, stamped behind the cursor", async ({ overlap, copied }) => {
+    const book = new Book();
+    const { account } = book.simpleCustomer();
+    book.trade({ account_id: account.id, trade_date: "2024-05-01", type: "buy", quantity: 1, price: "1000" });
+    const dbs = await withSource(new Book(), { SYNC_OVERLAP_SECONDS: overlap });
+    const recent = await sourceTime(dbs.source, -60);
+    for (const table of ["brokers", "staff", "customers", "accounts", "transactions"] as const) {
+      for (const row of book[table]) row.updated_at = recent;
+    }
+    await writeSource(dbs.source, book);
+    expect((await synced(dbs.env)).synced_rows).toBe(5);
+
+    // A trade whose transaction began two minutes ago, behind the cursor, and only committed now.
+    const late = new Book();
+    late.trade({ account_id: account.id, trade_date: "2024-05-02", type: "buy", quantity: 1, price: "1000", updated_at: await sourceTime(dbs.source, -120) });
+    await writeSource(dbs.source, late);
+    const report = await synced(dbs.env);
+    expect(report.synced_rows).toBe(copied);
+    if (copied) await expectInSync(dbs);
+  });
+
+  it.each([1, 2, 3, 5, 8, 12])("resumes a run stopped after %i steps and ends equal to the source", async (steps) => {
+    const book = sampleBook();
+    const dbs = await withSource(book);
+    const stopped = await runWith(dbs.env, { pageRows: 2, stopAfterSteps: steps });
+    expect(stopped.report.complete).toBe(false);
+
+    const resumed = await runWith(dbs.env, { pageRows: 2 });
+    expect(resumed.report.complete).toBe(true);
+    // Each row was written exactly once over the two runs.
+    expect(stopped.report.synced_rows + resumed.report.synced_rows).toBe(countRows(book));
+    await expectInSync(dbs);
+    const [{ metrics }] = (await dbs.target`select count(*)::int as metrics from customer_metrics`) as [{ metrics: number }];
+    expect(metrics).toBe(book.customers.length);
+  });
+
+  it("stops within its subrequest budget, and the next run continues", async () => {
+    const book = sampleBook();
+    const dbs = await withSource(book);
+    const before = (await dbs.targetRequests()) + (await dbs.sourceRequests());
+    const stopped = await runWith(dbs.env, { pageRows: 2, maxSubrequests: 12 });
+    expect(stopped.report.complete).toBe(false);
+    expect((await dbs.targetRequests()) + (await dbs.sourceRequests()) - before).toBeLessThanOrEqual(12);
+
+    const resumed = await runWith(dbs.env, { pageRows: 2 });
+    expect(resumed.report.complete).toBe(true);
+    expect(stopped.report.synced_rows + resumed.report.synced_rows).toBe(countRows(book));
+    await expectInSync(dbs);
+  });
+
+  it("skips a child whose parent is not in the target yet, and copies it once the parent arrives", async () => {
+    const book = new Book();
+    const { staff, broker } = book.simpleCustomer();
+    const dbs = await withSource(new Book());
+    const recent = await sourceTime(dbs.source, -30);
+    for (const t of [...book.brokers, ...book.staff, ...book.customers, ...book.accounts]) t.updated_at = recent;
+    await writeSource(dbs.source, book);
+    await synced(dbs.env);
+
+    // The parent is stamped too far back for the overlap window: as if its commit was missed.
+    const late = new Book();
+    const customer = late.customer({ staff_id: staff.id, updated_at: await sourceTime(dbs.source, -3600) });
+    const account = late.account({ customer_id: customer.id, broker_id: broker.id, updated_at: await sourceTime(dbs.source, -10) });
+    await writeSource(dbs.source, late);
+    const skipped = await synced(dbs.env);
+    expect(skipped).toMatchObject({ complete: true, synced_rows: 0 });
+    expect(skipped.streams.accounts.orphans).toBe(1);
+
+    await changeSource(dbs.source, "customers", customer.id, {}, await sourceTime(dbs.source, 0));
+    const arrived = await synced(dbs.env);
+    expect(arrived.streams.customers.inserted).toBe(1);
+    expect(arrived.streams.accounts).toMatchObject({ inserted: 1, orphans: 0 });
+    expect(await dbs.target.query("select id from accounts where id = $1", [account.id])).toHaveLength(1);
+    await expectInSync(dbs);
+  });
+});
