@@ -7,6 +7,7 @@ import type { AppEnv } from "./context";
 import { edgeCache } from "./cache";
 import { AppError, onError } from "./errors";
 import { config, corsFromConfig, database, requestId, securityHeaders } from "./middleware";
+import { limitNotFound } from "./rate-limit";
 import { aggregate } from "./routes/aggregate";
 import { analytics } from "./routes/analytics";
 import { brokers } from "./routes/brokers";
@@ -21,7 +22,7 @@ import { transactions } from "./routes/transactions";
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalidInput });
 
-  app.use("*", requestId, securityHeaders, config, corsFromConfig);
+  app.use("*", requestId, securityHeaders, config, corsFromConfig, limitNotFound);
   app.use("/api/*", database, edgeCache);
 
   // Chained, so AppType carries every route for Hono's typed client (hc<AppType>).

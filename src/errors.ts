@@ -34,9 +34,14 @@ export interface ErrorBody {
 /** An error we raise on purpose; its status and reason are what the client sees. */
 export class AppError extends HTTPException {
   readonly details: unknown;
-  constructor(status: ContentfulStatusCode, options: { message?: string; details?: unknown; cause?: unknown } = {}) {
+  readonly headers: Record<string, string>;
+  constructor(
+    status: ContentfulStatusCode,
+    options: { message?: string; details?: unknown; cause?: unknown; headers?: Record<string, string> } = {},
+  ) {
     super(status, { message: options.message ?? reasonFor(status), cause: options.cause });
     this.details = options.details;
+    this.headers = options.headers ?? {};
   }
 }
 
@@ -70,7 +75,7 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
     const body: ErrorBody = { success: false, error: err.message };
     if (err.details !== undefined) body.details = err.details;
     if (err.status >= 500) body.request_id = requestId;
-    return c.json(body, err.status);
+    return c.json(body, err.status, err.headers);
   }
   if (err instanceof HTTPException) {
     const status = err.status;
