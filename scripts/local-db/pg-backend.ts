@@ -2,8 +2,8 @@
  * The PostgreSQL engine: one database on an existing server per requested name, reached
  * through a `pg.Pool` per database, a dedicated client per request.
  *
- * New databases are copies of a migrated template per family (`tmpl_investments`,
- * `tmpl_backoffice`): `CREATE DATABASE ... TEMPLATE` takes ~100 ms where running the
+ * New databases are copies of a migrated template per family (`tmpl_investments_<digest>`,
+ * `tmpl_backoffice_<digest>`): `CREATE DATABASE ... TEMPLATE` takes ~100 ms where running the
  * migrations takes seconds. Creation holds a Postgres advisory lock per family, so two
  * requests (or two servers sharing the PostgreSQL) never race to create the same database or
  * clone a template while it is being migrated.
@@ -17,7 +17,7 @@ import {
   toSqlError,
   type TransactionOptions,
 } from "./backend";
-import { type Family, familyOf, migratePostgresDatabase } from "./schemas";
+import { type Family, familyOf, migratePostgresDatabase, migrationsDigest } from "./schemas";
 
 export interface PgBackendOptions {
   /** A server URL such as postgres://postgres@127.0.0.1:5432 (its database is used for admin work). */
@@ -140,9 +140,12 @@ export class PgBackend implements Backend {
     });
   }
 
-  /** The family's template database, created and migrated on first use by this process. */
+  /**
+   * The family's template database, created and migrated on first use by this process. Its name
+   * carries a digest of the migrations, so a template built from other migrations is never reused.
+   */
   async #template(admin: pg.PoolClient, family: Family): Promise<string> {
-    const template = `tmpl_${family}`;
+    const template = `tmpl_${family}_${(await migrationsDigest(family)).slice(0, 12)}`;
     if (this.#templatesMigrated.has(family)) return template;
     const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [template]);
     if (!exists.rowCount) await admin.query(`CREATE DATABASE ${ident(template)}`);

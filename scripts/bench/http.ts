@@ -1,0 +1,102 @@
+/**
+ * HTTP benchmark (`npm run bench -- http`): every public endpoint through `wrangler dev`, with
+ * the local database server on PostgreSQL, on a cache hit and on a miss, beside two floors
+ * measured in the same run: a static JSON route of the same Worker (/api/health/live) and a
+ * route doing one `select 1` through the same driver (/api/health/db).
+ *
+ * Misses are measured on a Worker started with CACHE_TTL_SECONDS=0, so every request goes to
+ * the database; hits on one with the default TTL, after one warming request per URL.
+ */
+import { createSql } from "../../src/db/client";
+import { startLocalDbServer } from "../local-db/server";
+import { generateDemoBookChunks } from "../demo/generate";
+import { loadBook } from "../demo/load";
+import { startWranglerDev } from "../wrangler-dev";
+import { runLoad, type LoadResult } from "./load";
+
+const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const ADMIN_KEY = "bench-admin-key";
+
+interface Row {
+  name: string;
+  mode: string;
+  result: LoadResult;
+}
+
+function measure(base: string, paths: string[]): Promise<LoadResult> {
+  return runLoad({
+    concurrency: CONCURRENCY,
+    durationMs: SECONDS * 1000,
+    next: (i) => ({ url: base + paths[i % paths.length]!, check: (status) => status === 200 }),
+  });
+}
+
+export async function runHttpBenchmark(): Promise<Row[]> {
+  const server = await startLocalDbServer({ port: 0, pgUrl: PG_URL });
+  const suffix = `bench${Date.now().toString(36)}`;
+  const targetUrl = server.connectionString(`investments_${suffix}`);
+  const sourceUrl = server.connectionString(`backoffice_${suffix}`);
+  const rows: Row[] = [];
+  try {
+    await loadBook(createSql(sourceUrl), generateDemoBookChunks({ customers: 20 }));
+    const target = createSql(targetUrl);
+    const vars = { DATABASE_URL: targetUrl, SOURCE_DATABASE_URL: sourceUrl, ADMIN_API_KEY: ADMIN_KEY };
+
+    for (const [mode, ttl] of [["miss", "0"], ["hit", "60"]] as const) {
+      const worker = await startWranglerDev({ port: 8790, vars: { ...vars, CACHE_TTL_SECONDS: ttl }, quiet: true });
+      try {
+        if (mode === "miss") {
+          const sync = await fetch(`${worker.url}/api/sync`, { method: "POST", headers: { "X-Admin-Key": ADMIN_KEY } });
+          if (!sync.ok) throw new Error(`sync failed: HTTP ${sync.status} ${await sync.text()}`);
+          rows.push({ name: "floor: static JSON", mode: "-", result: await measure(worker.url, ["/api/health/live"]) });
+          rows.push({ name: "floor: select 1", mode: "-", result: await measure(worker.url, ["/api/health/db"]) });
+        }
+        const customers = (await target`select c.slug, a.id as account_id from customers c join accounts a on a.customer_id = c.id order by c.slug`) as Array<{
+          slug: string;
+          account_id: string;
+        }>;
+        const slugs = [...new Set(customers.map((c) => c.slug))];
+        const endpoints: Array<[string, string[]]> = [
+          ["GET /api/customers/:slug", slugs.map((s) => `/api/customers/${s}`)],
+          ["GET /api/portfolio/:slug", slugs.map((s) => `/api/portfolio/${s}`)],
+          ["GET /api/transactions/:slug", slugs.map((s) => `/api/transactions/${s}?page=2&per_page=20`)],
+          ["GET /api/transactions/:slug/:accountId", customers.map((c) => `/api/transactions/${c.slug}/${c.account_id}`)],
+          ["GET /api/stats/:slug", slugs.map((s) => `/api/stats/${s}`)],
+          ["GET /api/analytics/:slug", slugs.map((s) => `/api/analytics/${s}`)],
+          ["GET /api/aggregate/:slug", slugs.map((s) => `/api/aggregate/${s}`)],
+          ["GET /api/brokers", ["/api/brokers"]],
+        ];
+        for (const [name, paths] of endpoints) {
+          if (mode === "hit") await Promise.all(paths.map((p) => fetch(worker.url + p).then((r) => r.arrayBuffer())));
+          rows.push({ name, mode, result: await measure(worker.url, paths) });
+        }
+      } finally {
+        await worker.stop();
+      }
+    }
+  } finally {
+    for (const db of [`investments_${suffix}`, `backoffice_${suffix}`]) {
+      await fetch(`${server.url}/__drop?database=${db}`, { method: "POST" }).catch(() => undefined);
+    }
+    await server.close();
+  }
+  return rows;
+}
+
+export function printHttpTable(rows: Row[]): string {
+  const staticFloor = rows.find((r) => r.name === "floor: static JSON")!.result;
+  const selectFloor = rows.find((r) => r.name === "floor: select 1")!.result;
+  const lines = [
+    `HTTP, wrangler dev + local database server on PostgreSQL, ${CONCURRENCY} concurrent clients, ${SECONDS}s per row`,
+    "| endpoint | cache | req/s | p50 ms | p99 ms | req/s ÷ static floor | req/s ÷ select-1 floor | errors |",
+    "|---|---|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const { name, mode, result: r } of rows) {
+    lines.push(
+      `| ${name} | ${mode} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.rps / staticFloor.rps).toFixed(2)} | ${(r.rps / selectFloor.rps).toFixed(2)} | ${r.errors + r.wrong} |`,
+    );
+  }
+  return lines.join("\n");
+}
