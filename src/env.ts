@@ -14,6 +14,7 @@ export interface Env {
   CORS_ORIGINS?: string;
   CF_ZONE_ID?: string;
   CF_API_TOKEN?: string;
+  PUBLIC_ORIGIN?: string;
   NOT_FOUND_LIMITER?: RateLimit;
 }
 
@@ -39,6 +40,15 @@ const configSchema = z.object({
     ),
   CF_ZONE_ID: optionalSecret,
   CF_API_TOKEN: optionalSecret,
+  // The origin the API is served on; cache keys live under it, so a cron run (which has no
+  // request to take it from) needs it to drop this data centre's entries after a sync.
+  PUBLIC_ORIGIN: optionalSecret.pipe(
+    z
+      .string()
+      .url()
+      .transform((u) => new URL(u).origin)
+      .optional(),
+  ),
 });
 
 export type Config = z.infer<typeof configSchema>;

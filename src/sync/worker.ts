@@ -57,5 +57,5 @@ export async function cronSync(env: Env): Promise<void> {
     logFailure("cron", err);
     return;
   }
-  await syncAndInvalidate(config, { trigger: "cron", mode: "delta" }).catch(() => undefined); // logged above
+  await syncAndInvalidate(config, { trigger: "cron", mode: "delta", origin: config.PUBLIC_ORIGIN }).catch(() => undefined); // logged above
 }

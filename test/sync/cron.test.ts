@@ -1,7 +1,8 @@
 /** The Cron Trigger runs the same sync, and every run leaves a history row. */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { Book, writeSource } from "../support/book";
 import { setFault } from "../support/databases";
-import { runScheduled } from "../support/worker";
+import { getJson, runScheduled } from "../support/worker";
 import { expectInSync, sampleBook, synced, withSource } from "./helpers";
 
 afterEach(() => {
@@ -43,6 +44,28 @@ describe("the scheduled sync", () => {
     const [run] = await dbs.target`select trigger, outcome, error from sync_runs`;
     expect(run).toMatchObject({ trigger: "cron", outcome: "failed" });
     expect(run!.error).not.toContain(dbs.env.SOURCE_DATABASE_URL!);
+  });
+
+  it("drops this data centre's cached answers of the changed customers when PUBLIC_ORIGIN is set", async () => {
+    // callWorker serves https://api.test, so that is the origin the cache keys live under.
+    const book = sampleBook();
+    const dbs = await withSource(book, { PUBLIC_ORIGIN: "https://api.test/" });
+    await synced(dbs.env);
+    const [changed, untouched] = book.customers.map((c) => `/api/stats/${c.slug}`);
+    for (const path of [changed!, untouched!]) {
+      await getJson(dbs.env, path);
+      expect((await getJson(dbs.env, path)).headers.get("X-Cache")).toBe("HIT");
+    }
+
+    const more = new Book();
+    more.trade({ account_id: book.accounts[0]!.id, trade_date: "2024-05-02", type: "buy", quantity: 10, price: "95000", updated_at: "2025-06-01T00:00:00Z" });
+    await writeSource(dbs.source, more);
+    await runScheduled(dbs.env);
+
+    const after = await getJson(dbs.env, changed!);
+    expect(after.headers.get("X-Cache")).toBe("MISS");
+    expect(after.body.data.transaction_count).toBe(4);
+    expect((await getJson(dbs.env, untouched!)).headers.get("X-Cache")).toBe("HIT");
   });
 
   it("records manual runs too", async () => {
