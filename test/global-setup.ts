@@ -14,7 +14,7 @@ declare module "vitest" {
 
 /** The names tests give their own databases (test/support/databases.ts, test/local-db/support.ts). */
 const TEST_DATABASE = /^(investments|backoffice)_t[0-9a-f]+$/;
-/** Drops at once: PostgreSQL runs them in parallel, as many as the server's admin pool holds (10). */
+/** Drops at once, as many as the server's admin pool for PostgreSQL holds. */
 const DROP_CONCURRENCY = 10;
 
 export default async function setup(project: TestProject) {
@@ -22,7 +22,7 @@ export default async function setup(project: TestProject) {
   project.provide("localDbPort", server.port);
   return async () => {
     try {
-      const t0 = Date.now(); await dropTestDatabases(server.url); console.log("TEARDOWN-DROP ms", Date.now() - t0);
+      await dropTestDatabases(server.url);
     } finally {
       await server.close();
     }
@@ -35,7 +35,6 @@ async function dropTestDatabases(url: string): Promise<void> {
   if (!res.ok) throw new Error(`GET /__stats answered ${res.status}`);
   const { databases } = (await res.json()) as { databases: Record<string, number> };
   const queue = Object.keys(databases).filter((name) => TEST_DATABASE.test(name));
-  console.log("TEARDOWN-COUNT", queue.length);
   const failures: string[] = [];
   const worker = async () => {
     for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
