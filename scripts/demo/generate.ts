@@ -13,58 +13,9 @@ import { newSlug } from "../../src/domain/slug";
 import { BROKERS, isinFor, Market, TICKERS, tradingDays } from "./market";
 import { emailFor, mobilePhone, personName, STAFF_NAMES } from "./people";
 import { Random } from "./random";
+import type { AccountRow, BrokerRow, CustomerRow, HoldingRow, SourceRow, StaffRow, TransactionRow } from "../../src/db/source";
 
-interface Tracked {
-  id: string;
-  updated_at: string;
-  deleted_at: null;
-}
-
-export interface BrokerRow extends Tracked {
-  code: string;
-  name: string;
-}
-
-export interface StaffRow extends Tracked {
-  name: string;
-  email: string;
-}
-
-export interface CustomerRow extends Tracked {
-  slug: string;
-  name: string;
-  email: string;
-  phone: string;
-  staff_id: string;
-}
-
-export interface AccountRow extends Tracked {
-  customer_id: string;
-  broker_id: string;
-  account_no: string;
-}
-
-export interface HoldingRow extends Tracked {
-  account_id: string;
-  stock_code: string;
-  isin_code: string;
-  quantity: number;
-  avg_cost: string;
-  total_cost: string;
-}
-
-export interface TransactionRow extends Tracked {
-  account_id: string;
-  trade_date: string;
-  stock_code: string;
-  isin_code: string;
-  type: "buy" | "sell";
-  quantity: number;
-  price: string;
-  total_value: string;
-  fee: string;
-  personal_tax: string;
-}
+export type { AccountRow, BrokerRow, CustomerRow, HoldingRow, StaffRow, TransactionRow };
 
 /** One array per source table, in foreign-key order. */
 export interface DemoBook {
@@ -118,7 +69,7 @@ export function generateDemoBook(options: DemoOptions = {}): DemoBook {
   const book = emptyBook();
   for (const chunk of generateDemoBookChunks(options)) {
     for (const table of Object.keys(book) as (keyof DemoBook)[]) {
-      for (const row of chunk[table]) (book[table] as Tracked[]).push(row);
+      for (const row of chunk[table]) (book[table] as SourceRow[]).push(row);
     }
   }
   return book;

@@ -98,3 +98,60 @@ export const sourceTables = {
   holdings: sourceHoldings,
   transactions: sourceTransactions,
 } as const;
+
+/*
+ * Source rows as they travel as JSON (the demo loader, the tests' fixtures): snake_case
+ * columns, money as decimal strings, dates as YYYY-MM-DD.
+ */
+/** Columns every source row has: `updated_at` with microseconds, `deleted_at` for a soft delete. */
+export type SourceRow = {
+  id: string;
+  updated_at: string;
+  deleted_at: string | null;
+};
+
+export type BrokerRow = SourceRow & {
+  code: string;
+  name: string;
+};
+
+export type StaffRow = SourceRow & {
+  name: string;
+  email: string;
+};
+
+export type CustomerRow = SourceRow & {
+  slug: string;
+  name: string;
+  email: string;
+  phone: string;
+  staff_id: string;
+};
+
+export type AccountRow = SourceRow & {
+  customer_id: string;
+  broker_id: string;
+  account_no: string;
+};
+
+export type HoldingRow = SourceRow & {
+  account_id: string;
+  stock_code: string;
+  isin_code: string;
+  quantity: number;
+  avg_cost: string;
+  total_cost: string;
+};
+
+export type TransactionRow = SourceRow & {
+  account_id: string;
+  trade_date: string;
+  stock_code: string;
+  isin_code: string;
+  type: "buy" | "sell";
+  quantity: number;
+  price: string;
+  total_value: string;
+  fee: string;
+  personal_tax: string;
+};

@@ -7,34 +7,9 @@
 import { computeMetrics } from "../../src/domain";
 import { newSlug } from "../../src/domain/slug";
 import type { Sql } from "../../src/db/client";
+import type { AccountRow, BrokerRow, CustomerRow, HoldingRow, StaffRow, TransactionRow } from "../../src/db/source";
 
 type Stamp = { updated_at: string; deleted_at: string | null };
-export type BrokerRow = { id: string; code: string; name: string } & Stamp;
-export type StaffRow = { id: string; name: string; email: string } & Stamp;
-export type CustomerRow = { id: string; slug: string; name: string; email: string; phone: string; staff_id: string } & Stamp;
-export type AccountRow = { id: string; customer_id: string; broker_id: string; account_no: string } & Stamp;
-export type HoldingRow = {
-  id: string;
-  account_id: string;
-  stock_code: string;
-  isin_code: string;
-  quantity: number;
-  avg_cost: string;
-  total_cost: string;
-} & Stamp;
-export type TransactionRow = {
-  id: string;
-  account_id: string;
-  trade_date: string;
-  stock_code: string;
-  isin_code: string;
-  type: "buy" | "sell";
-  quantity: number;
-  price: string;
-  total_value: string;
-  fee: string;
-  personal_tax: string;
-} & Stamp;
 
 const stamp = (at?: string): Stamp => ({ updated_at: at ?? "2025-01-01T00:00:00.000000Z", deleted_at: null });
 const uuid = () => crypto.randomUUID();
