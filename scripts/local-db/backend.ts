@@ -101,8 +101,24 @@ export function toSqlError(error: unknown): SqlError | undefined {
   return new SqlError(fields);
 }
 
+/**
+ * A `queries` batch as Neon's proxy runs it on one session: begin with the batch's mode, each
+ * statement in order, commit. On an error the caller rolls the open transaction back.
+ */
+export async function runBatch(
+  execute: (statement: Statement) => Promise<StatementResult>,
+  statements: Statement[],
+  options: TransactionOptions,
+): Promise<StatementResult[]> {
+  await execute({ query: beginStatement(options), params: [] });
+  const results: StatementResult[] = [];
+  for (const statement of statements) results.push(await execute(statement));
+  await execute({ query: "COMMIT", params: [] });
+  return results;
+}
+
 /** The statement tokio-postgres sends for Neon's `build_transaction()`. */
-export function beginStatement({ isolationLevel, readOnly, deferrable }: TransactionOptions): string {
+function beginStatement({ isolationLevel, readOnly, deferrable }: TransactionOptions): string {
   const modes = [
     ...(isolationLevel ? [`ISOLATION LEVEL ${ISOLATION_LEVELS[isolationLevel]}`] : []),
     ...(readOnly ? ["READ ONLY"] : []),

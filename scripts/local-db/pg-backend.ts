@@ -11,7 +11,7 @@
 import pg from "pg";
 import {
   type Backend,
-  beginStatement,
+  runBatch,
   type Statement,
   type StatementResult,
   toSqlError,
@@ -44,14 +44,8 @@ export class PgBackend implements Backend {
   }
 
   transaction(database: string, statements: Statement[], options: TransactionOptions): Promise<StatementResult[]> {
-    return this.#withClient(database, async (client) => {
-      await execute(client, { query: beginStatement(options), params: [] });
-      const results: StatementResult[] = [];
-      // On an error #withClient rolls the open transaction back.
-      for (const statement of statements) results.push(await execute(client, statement));
-      await execute(client, { query: "COMMIT", params: [] });
-      return results;
-    });
+    // On an error #withClient rolls the open transaction back.
+    return this.#withClient(database, (client) => runBatch((statement) => execute(client, statement), statements, options));
   }
 
   async drop(database: string): Promise<void> {

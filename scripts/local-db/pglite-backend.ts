@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   type Backend,
-  beginStatement,
+  runBatch,
   type Statement,
   type StatementResult,
   toSqlError,
@@ -71,14 +71,8 @@ export class PgliteBackend implements Backend {
   }
 
   transaction(database: string, statements: Statement[], options: TransactionOptions): Promise<StatementResult[]> {
-    return this.#exclusive(database, async (db) => {
-      await execute(db, { query: beginStatement(options), params: [] });
-      const results: StatementResult[] = [];
-      // On an error #exclusive rolls the open transaction back.
-      for (const statement of statements) results.push(await execute(db, statement));
-      await execute(db, { query: "COMMIT", params: [] });
-      return results;
-    });
+    // On an error #exclusive rolls the open transaction back.
+    return this.#exclusive(database, (db) => runBatch((statement) => execute(db, statement), statements, options));
   }
 
   async drop(database: string): Promise<void> {
