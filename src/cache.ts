@@ -4,10 +4,11 @@
  * Keys are normalised from the path and the parameters the endpoint knows, so parameter order,
  * unknown parameters and spelled-out defaults do not make new entries. Each key also carries the
  * customer's cache *version*, itself a tiny cache entry: invalidating a customer after a sync is
- * one delete of that entry (the next request mints a fresh version, and every older entry becomes
- * unreachable and ages out), which works for keys we could never enumerate, such as every filter
- * combination of the trade history. The Cache API is per data centre, so that delete reaches the
- * data centre where the sync ran; a zone id and API token add a purge by Cache-Tag everywhere.
+ * one delete of that entry (the next stored answer mints a fresh version, and every older entry
+ * becomes unreachable and ages out), which works for keys we could never enumerate, such as
+ * every filter combination of the trade history. The Cache API is per data centre, so that delete
+ * reaches the data centre where the sync ran; a zone id and API token add a purge by Cache-Tag
+ * everywhere.
  *
  * Entries are stored longer than the TTL: a fresh entry (younger than the TTL) is a HIT; an older
  * one is only served when the database fails (stale-if-error).
@@ -68,24 +69,17 @@ function normaliseQuery(params: URLSearchParams): string {
 
 export const cacheTag = (scope: string) => scope.replace(/[^A-Za-z0-9:_-]/g, "_");
 
-function versionKey(origin: string, scope: string): string {
-  return `${origin}/__cache/version/${encodeURIComponent(scope)}`;
+/** Where a scope's version lives, and where its responses live under one version. */
+export const versionKey = (origin: string, scope: string) => `${origin}/__cache/version/${encodeURIComponent(scope)}`;
+export const entryKey = (origin: string, version: string, resource: string) => `${origin}/__cache/${version}${resource}`;
+
+/** The scope's current version, if it has one (it is minted with the scope's first stored entry). */
+async function storedVersion(cache: Cache, origin: string, scope: string): Promise<string | undefined> {
+  return (await cache.match(versionKey(origin, scope)))?.text();
 }
 
-/** The scope's current version; a missing one is minted fresh so old entries never resurface. */
-async function currentVersion(cache: Cache, origin: string, scope: string, waitUntil: (p: Promise<unknown>) => void) {
-  const key = versionKey(origin, scope);
-  const hit = await cache.match(key);
-  if (hit) return hit.text();
-  const version = crypto.randomUUID();
-  waitUntil(
-    cache.put(
-      key,
-      new Response(version, { headers: { "Cache-Control": `max-age=${VERSION_TTL_SECONDS}`, "Cache-Tag": cacheTag(scope) } }),
-    ),
-  );
-  return version;
-}
+const versionEntry = (version: string, scope: string) =>
+  new Response(version, { headers: { "Cache-Control": `max-age=${VERSION_TTL_SECONDS}`, "Cache-Tag": cacheTag(scope) } });
 
 async function etagOf(body: ArrayBuffer): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
@@ -102,60 +96,77 @@ function etagMatches(ifNoneMatch: string | undefined, etag: string | null): bool
 }
 
 /**
- * What a client sees: `private` keeps one customer's data out of shared caches other than
- * ours, and max-age never promises more freshness than the entry has left.
+ * What a client sees. Only the representation's own headers come from the entry (Hono then adds
+ * this request's CORS and security headers), never what the Cache API or the request that stored
+ * it added. `private` keeps one customer's data out of shared caches other than ours, and max-age
+ * never promises more freshness than the entry has left.
  */
 function forClient(stored: Response, status: "HIT" | "MISS" | "STALE", ttl: number, ifNoneMatch?: string): Response {
   const ageSeconds = Math.max(0, Math.floor((Date.now() - Number(stored.headers.get(STORED_AT) ?? Date.now())) / 1000));
-  const headers = new Headers(stored.headers);
-  headers.delete(STORED_AT);
-  headers.delete("Cache-Tag");
-  headers.set("Cache-Control", `private, max-age=${Math.max(0, ttl - ageSeconds)}`);
-  headers.set("Age", String(ageSeconds));
-  headers.set("X-Cache", status);
-  if (etagMatches(ifNoneMatch, headers.get("ETag"))) {
-    headers.delete("Content-Type");
-    headers.delete("Content-Length");
-    return new Response(null, { status: 304, headers });
-  }
+  const etag = stored.headers.get("ETag") ?? "";
+  const headers = new Headers({
+    ETag: etag,
+    "Cache-Control": `private, max-age=${Math.max(0, ttl - ageSeconds)}`,
+    Age: String(ageSeconds),
+    "X-Cache": status,
+  });
+  if (etagMatches(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+  headers.set("Content-Type", stored.headers.get("Content-Type") ?? "application/json");
   return new Response(stored.body, { status: stored.status, headers });
 }
+
+/** What answers the cache did not produce carry: nobody may store them. */
+const NOT_STORED = "private, no-store";
 
 /** Serves cached public GETs and stores fresh 200s; see the module comment. */
 export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
   const ttl = c.get("config").CACHE_TTL_SECONDS;
-  const target = c.req.method === "GET" && ttl > 0 ? cacheTarget(new URL(c.req.url)) : null;
+  const target = c.req.method === "GET" ? cacheTarget(new URL(c.req.url)) : null;
   if (!target) return next();
+  if (ttl === 0) {
+    await next();
+    c.header("Cache-Control", NOT_STORED);
+    return;
+  }
 
   const origin = new URL(c.req.url).origin;
   const cache = caches.default;
   const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p.catch(() => undefined));
-  const version = await currentVersion(cache, origin, target.scope, waitUntil);
-  const key = `${origin}/__cache/${version}${target.resource}`;
+  const version = await storedVersion(cache, origin, target.scope);
+  const key = version && entryKey(origin, version, target.resource);
   const ifNoneMatch = c.req.header("If-None-Match");
 
-  const cached = await cache.match(key);
+  const cached = key ? await cache.match(key) : undefined;
   const fresh = cached && Date.now() - Number(cached.headers.get(STORED_AT)) < ttl * 1000;
   if (cached && fresh) return forClient(cached, "HIT", ttl, ifNoneMatch);
 
+  // Hono's next() does not throw: onError has already turned a failure into c.res, and c.error says why.
   await next();
 
   if (c.error && cached && isDatabaseUnavailable(c.error)) {
     c.res = forClient(cached, "STALE", ttl, ifNoneMatch);
     return;
   }
-  if (c.res.status !== 200) return;
+  if (c.res.status !== 200) {
+    c.header("Cache-Control", NOT_STORED);
+    return;
+  }
 
   const body = await c.res.arrayBuffer();
-  const headers = new Headers(c.res.headers);
-  headers.set("ETag", await etagOf(body));
-  headers.set(STORED_AT, String(Date.now()));
-  headers.set("Cache-Tag", cacheTag(target.scope));
-  headers.set("Cache-Control", `max-age=${ttl + STALE_IF_ERROR_SECONDS}`);
-  headers.delete("X-Request-Id");
-  const stored = new Response(body, { status: 200, headers });
-  waitUntil(cache.put(key, stored.clone()));
-  c.res = undefined; // let Hono replace the response rather than merge headers into it
+  const stored = new Response(body, {
+    status: 200,
+    headers: {
+      "Content-Type": c.res.headers.get("Content-Type") ?? "application/json",
+      ETag: await etagOf(body),
+      [STORED_AT]: String(Date.now()),
+      "Cache-Tag": cacheTag(target.scope),
+      "Cache-Control": `max-age=${ttl + STALE_IF_ERROR_SECONDS}`,
+    },
+  });
+  const current = version ?? crypto.randomUUID();
+  if (!version) waitUntil(cache.put(versionKey(origin, target.scope), versionEntry(current, target.scope)));
+  waitUntil(cache.put(entryKey(origin, current, target.resource), stored.clone()));
+  // Hono keeps the headers already on c.res (CORS) and takes the rest from this response.
   c.res = forClient(stored, "MISS", ttl, ifNoneMatch);
 });
 

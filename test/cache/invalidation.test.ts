@@ -1,0 +1,235 @@
+/**
+ * Invalidation after a sync: the changed customers' entries are dropped where the sync ran (their
+ * version entries deleted), and purged everywhere by Cache-Tag when a zone id and API token are
+ * configured, against a mock of the Cloudflare API. Other customers stay cached.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { BROKERS_SCOPE, customerScope, entryKey, invalidate, versionKey } from "../../src/cache";
+import { getConfig } from "../../src/env";
+import { Book, writeSource, writeTarget } from "../support/book";
+import { cachedClient, investorBook, withInvestor, type Client } from "./helpers";
+
+const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
+const TOKEN = "test-purge-token";
+const PURGE_URL = `https://api.cloudflare.com/client/v4/zones/${ZONE}/purge_cache`;
+
+interface Purge {
+  url: string;
+  method: string;
+  authorization: string | null;
+  contentType: string | null;
+  body: { tags: string[] };
+}
+
+/**
+ * Replaces `fetch` for the Cloudflare API only; everything else (the local database server is
+ * reached by fetch too) goes to the real one. `status` is what the mock API answers.
+ */
+function mockCloudflareApi(status = 200) {
+  const purges: Purge[] = [];
+  const original = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    if (new URL(request.url).hostname !== "api.cloudflare.com") return original(input, init);
+    purges.push({
+      url: request.url,
+      method: request.method,
+      authorization: request.headers.get("Authorization"),
+      contentType: request.headers.get("Content-Type"),
+      body: await request.json(),
+    });
+    return Response.json({ success: status === 200, errors: [], messages: [], result: { id: ZONE } }, { status });
+  });
+  return purges;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Two customers in the source, synced into the target: A (an investor) and B (one trade). */
+async function twoCustomersSynced(client: Client) {
+  const book = new Book();
+  const a = investorBook(book);
+  const b = book.customer({ staff_id: a.staff.id, name: "Lê Thị Hoa" });
+  const bAccount = book.account({ customer_id: b.id, broker_id: a.brokers.ssi.id, account_no: "0009" });
+  book.trade({ account_id: bAccount.id, trade_date: "2024-02-15", type: "buy", quantity: 5, price: "101000" });
+  await writeSource(client.dbs.source, book);
+  await client.sync();
+  return { a, b };
+}
+
+/** A new trade for the investor's SSI account, as the back office would add it. */
+async function newTradeFor(client: Client, accountId: string) {
+  const more = new Book();
+  more.trade({ account_id: accountId, trade_date: "2024-05-02", type: "buy", quantity: 10, price: "95000", updated_at: "2025-06-01T00:00:00Z" });
+  await writeSource(client.dbs.source, more);
+}
+
+describe("a sync that changes a customer", () => {
+  it("makes that customer's next requests MISSes with the new data, while another customer stays a HIT", async () => {
+    const client = await cachedClient();
+    const { a, b } = await twoCustomersSynced(client);
+    const aStats = `/api/stats/${a.customer.slug}`;
+    const aBuys = `/api/transactions/${a.customer.slug}?type=buy`;
+    const bStats = `/api/stats/${b.slug}`;
+    const before = new Map<string, Awaited<ReturnType<Client["get"]>>>();
+    for (const path of [aStats, aBuys, bStats]) {
+      before.set(path, await client.get(path));
+      expect(await client.counted(path)).toMatchObject({ status: 200, cache: "HIT", trips: 0 });
+    }
+    expect(before.get(aStats)!.body.data.transaction_count).toBe(3);
+    expect(before.get(aBuys)!.body.pagination.total).toBe(2);
+
+    await newTradeFor(client, a.accounts.ssi.id);
+    expect(await client.sync()).toMatchObject({ synced_rows: 1, changed_customers: 1 });
+
+    const stats = await client.counted(aStats);
+    expect(stats).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    expect(stats.body.data.transaction_count).toBe(4);
+    expect(stats.headers.get("ETag")).not.toBe(before.get(aStats)!.headers.get("ETag"));
+    // The old tag no longer matches: a client revalidating gets the new answer.
+    const revalidated = await client.get(aStats, { "If-None-Match": before.get(aStats)!.headers.get("ETag")! });
+    expect(revalidated).toMatchObject({ status: 200, cache: "HIT" });
+    expect(revalidated.text).toBe(stats.text);
+
+    const buys = await client.counted(aBuys);
+    expect(buys).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    expect(buys.body.pagination.total).toBe(3);
+    expect(buys.body.data[0]).toMatchObject({ trade_date: "2024-05-02", quantity: 10, price: 95000 });
+
+    const other = await client.counted(bStats);
+    expect(other).toMatchObject({ status: 200, cache: "HIT", trips: 0 });
+    expect(other.text).toBe(before.get(bStats)!.text);
+    expect(await client.counted(aStats)).toMatchObject({ cache: "HIT", trips: 0 });
+  });
+
+  it("a sync that changes nothing keeps every entry", async () => {
+    const client = await cachedClient();
+    const { a, b } = await twoCustomersSynced(client);
+    const paths = [`/api/portfolio/${a.customer.slug}`, `/api/customers/${b.slug}`];
+    for (const path of paths) await client.get(path);
+    expect(await client.sync()).toMatchObject({ synced_rows: 0, changed_customers: 0 });
+    for (const path of paths) expect(await client.counted(path)).toMatchObject({ cache: "HIT", trips: 0 });
+  });
+});
+
+describe("the global purge by Cache-Tag", () => {
+  it("with a zone id and token, a sync POSTs the changed customers' tags to the Cloudflare API", async () => {
+    const purges = mockCloudflareApi();
+    const client = await cachedClient({ CF_ZONE_ID: ZONE, CF_API_TOKEN: TOKEN });
+    const { a, b } = await twoCustomersSynced(client);
+    // The first sync changed everyone: both customers and the broker list.
+    expect(purges).toHaveLength(1);
+    expect([...purges[0]!.body.tags].sort()).toEqual([customerScope(a.customer.slug), customerScope(b.slug), BROKERS_SCOPE].sort());
+
+    await client.get(`/api/stats/${a.customer.slug}`);
+    await client.get(`/api/stats/${b.slug}`);
+    purges.length = 0;
+    await newTradeFor(client, a.accounts.ssi.id);
+    await client.sync();
+
+    expect(purges).toEqual([
+      {
+        url: PURGE_URL,
+        method: "POST",
+        authorization: `Bearer ${TOKEN}`,
+        contentType: "application/json",
+        body: { tags: [`customer:${a.customer.slug}`] },
+      },
+    ]);
+    // The local delete happened as well.
+    expect(await client.counted(`/api/stats/${a.customer.slug}`)).toMatchObject({ cache: "MISS", trips: 1 });
+    expect(await client.counted(`/api/stats/${b.slug}`)).toMatchObject({ cache: "HIT", trips: 0 });
+  });
+
+  it("tags each stored answer with its customer, so the purge reaches it", async () => {
+    const { client, slug } = await withInvestor();
+    await client.get(`/api/portfolio/${slug}`);
+    const version = await (await caches.default.match(versionKey(client.origin, customerScope(slug))))!.text();
+    const stored = await caches.default.match(entryKey(client.origin, version, `/api/portfolio/${slug}`));
+    expect(stored!.headers.get("Cache-Tag")).toBe(`customer:${slug}`);
+  });
+
+  it("without a zone id and token, no call is made", async () => {
+    const purges = mockCloudflareApi();
+    for (const overrides of [{}, { CF_ZONE_ID: ZONE }, { CF_API_TOKEN: TOKEN }, { CF_ZONE_ID: " ", CF_API_TOKEN: " " }]) {
+      const client = await cachedClient(overrides);
+      const { a } = await twoCustomersSynced(client);
+      await client.get(`/api/stats/${a.customer.slug}`);
+      await newTradeFor(client, a.accounts.ssi.id);
+      expect(await client.sync()).toMatchObject({ changed_customers: 1 });
+      expect(await client.counted(`/api/stats/${a.customer.slug}`)).toMatchObject({ cache: "MISS" });
+    }
+    expect(purges).toEqual([]);
+  });
+
+  it("a failed purge is logged and does not fail the sync; the local delete still happens", async () => {
+    const purges = mockCloudflareApi(500);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const client = await cachedClient({ CF_ZONE_ID: ZONE, CF_API_TOKEN: TOKEN });
+    const { a } = await twoCustomersSynced(client);
+    await client.get(`/api/stats/${a.customer.slug}`);
+    await newTradeFor(client, a.accounts.ssi.id);
+    expect(await client.sync()).toMatchObject({ changed_customers: 1 });
+    expect(purges).toHaveLength(2);
+    expect(await client.counted(`/api/stats/${a.customer.slug}`)).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    const logged = errors.mock.calls.map(([line]) => JSON.parse(String(line)));
+    expect(logged).toContainEqual(expect.objectContaining({ level: "error", event: "cache_invalidation_failed", scopes: 1 }));
+    expect(JSON.stringify(logged)).not.toContain(TOKEN);
+  });
+});
+
+describe("invalidate()", () => {
+  it("deletes the scope's version, so its old entries become unreachable, and leaves other scopes alone", async () => {
+    const { client, slug, customer } = await withInvestor();
+    const other = new Book();
+    const { customer: neighbour } = other.simpleCustomer({ customer: { staff_id: customer.staff_id } });
+    await writeTarget(client.dbs.target, other);
+    const mine = `/api/customers/${slug}`;
+    const theirs = `/api/customers/${neighbour.slug}`;
+    await client.get(mine);
+    await client.get(theirs);
+
+    const key = versionKey(client.origin, customerScope(slug));
+    const oldVersion = await (await caches.default.match(key))!.text();
+    const oldEntry = entryKey(client.origin, oldVersion, mine);
+    expect(await caches.default.match(oldEntry)).toBeDefined();
+
+    const config = getConfig(client.env);
+    expect(await invalidate([customerScope(slug)], { config, origin: client.origin })).toEqual({ local: 1, purged: false });
+    expect(await caches.default.match(key)).toBeUndefined();
+
+    const miss = await client.counted(mine);
+    expect(miss).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    const newVersion = await (await caches.default.match(key))!.text();
+    expect(newVersion).not.toBe(oldVersion);
+    // The old entry may still sit in the cache until it ages out, but no key leads to it.
+    expect(await caches.default.match(oldEntry)).toBeDefined();
+    expect(await client.counted(mine)).toMatchObject({ cache: "HIT", trips: 0 });
+    expect(await client.counted(theirs)).toMatchObject({ cache: "HIT", trips: 0 });
+
+    // A scope with nothing cached has nothing to delete; a second call finds nothing either.
+    expect(await invalidate([customerScope("nobody")], { config, origin: client.origin })).toEqual({ local: 0, purged: false });
+    expect(await invalidate([], { config, origin: client.origin })).toEqual({ local: 0, purged: false });
+  });
+
+  it("purges at most 100 tags per call through the given fetcher, and throws when the API refuses", async () => {
+    const { client } = await withInvestor();
+    const config = { ...getConfig(client.env), CF_ZONE_ID: ZONE, CF_API_TOKEN: TOKEN };
+    const scopes = Array.from({ length: 150 }, (_, i) => customerScope(`slug${i}`));
+    const calls: Array<{ url: string; tags: string[] }> = [];
+    const fetcher = (async (url: string, init: RequestInit) => {
+      calls.push({ url, tags: JSON.parse(String(init.body)).tags });
+      return new Response("{}", { status: 200 });
+    }) as unknown as typeof fetch;
+
+    expect(await invalidate(scopes, { config, fetcher })).toEqual({ local: 0, purged: true });
+    expect(calls.map((c) => c.url)).toEqual([PURGE_URL, PURGE_URL]);
+    expect(calls.map((c) => c.tags.length)).toEqual([100, 50]);
+    expect(calls.flatMap((c) => c.tags)).toEqual(scopes);
+
+    const refusing = (async () => new Response("{}", { status: 403 })) as unknown as typeof fetch;
+    await expect(invalidate(scopes, { config, fetcher: refusing })).rejects.toThrow("cache purge failed with HTTP 403");
+  });
+});
