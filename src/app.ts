@@ -46,9 +46,10 @@ export function createApp() {
 }
 
 /**
- * The one validation hook. A path parameter that cannot be valid (a slug with odd characters,
- * an account id that is no uuid) means the resource does not exist: 404, as for an unknown one
- * (DESIGN §5). Any other failure is one 400 envelope with the issues as `details`.
+ * The one validation hook. Path parameters do not fail: one that cannot be a slug or an account
+ * id is looked up as a value that matches nothing (src/schemas/params.ts), so it is the same
+ * 404, at the same cost, as an unknown one (DESIGN §5, §9); should a path parameter fail anyway,
+ * it is still a 404. Any other failure is one 400 envelope with the issues as `details`.
  */
 function rejectInvalidInput(result: {
   success: boolean;

@@ -124,4 +124,11 @@ describe("GET /api/transactions/:slug/:accountId", () => {
     expect(await roundTrips(dbs, () => accountHistory(dbs.env, customer.slug, accounts.vndMain.id, { type: "buy", page: "2", per_page: "1" }))).toBe(1);
     expect(await roundTrips(dbs, () => accountHistory(dbs.env, customer.slug, otherAccount.id))).toBe(1);
   });
+
+  it("costs a malformed account id or slug the same one round trip as an unknown one", async () => {
+    const { dbs, customer, accounts } = await withInvestor();
+    expect(await roundTrips(dbs, () => accountHistory(dbs.env, customer.slug, "not-a-uuid"))).toBe(1);
+    expect(await roundTrips(dbs, () => accountHistory(dbs.env, customer.slug, crypto.randomUUID()))).toBe(1);
+    expect(await roundTrips(dbs, () => accountHistory(dbs.env, "bad!slug", accounts.vndMain.id))).toBe(1);
+  });
 });

@@ -1,20 +1,22 @@
 /**
  * Reads of one customer by slug, each a single statement: the slug lookup and the data travel
- * together, so an unknown slug is no row (404) rather than an empty answer.
+ * together, so an unknown slug is no row (404) rather than an empty answer. A slug that cannot
+ * be one arrives as null (src/schemas/params.ts) and is bound like any other: `slug = NULL`
+ * matches nothing, at the cost of an unknown slug.
  */
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { EMPTY_METRICS } from "../../domain/empty";
 import type { CustomerMetrics } from "../../domain/types";
-import type { Customer, Holding } from "../../schemas";
+import type { Customer, Holding, Lookup } from "../../schemas";
 import type { Db } from "../client";
 import { customerMetrics, customers, staff } from "../schema";
 import { customerJson, portfolioJson } from "./shapes";
 
-const bySlug = (slug: string) => eq(customers.slug, slug);
+const bySlug = (slug: Lookup) => sql`${customers.slug} = ${slug}`;
 const withStaff = sql`join ${staff} on ${staff.id} = ${customers.staffId}`;
 const withMetrics = sql`left join ${customerMetrics} on ${customerMetrics.customerId} = ${customers.id}`;
 
-export async function findCustomer(db: Db, slug: string): Promise<Customer | undefined> {
+export async function findCustomer(db: Db, slug: Lookup): Promise<Customer | undefined> {
   const { rows } = await db.execute<{ customer: Customer }>(sql`
     select ${customerJson} as customer
     from ${customers} ${withStaff}
@@ -22,7 +24,7 @@ export async function findCustomer(db: Db, slug: string): Promise<Customer | und
   return rows[0]?.customer;
 }
 
-export async function findPortfolio(db: Db, slug: string): Promise<Holding[] | undefined> {
+export async function findPortfolio(db: Db, slug: Lookup): Promise<Holding[] | undefined> {
   const { rows } = await db.execute<{ portfolio: Holding[] }>(sql`
     select ${portfolioJson} as portfolio
     from ${customers}
@@ -34,7 +36,7 @@ export async function findPortfolio(db: Db, slug: string): Promise<Holding[] | u
  * One of the customer's stored metrics. The sync computes and stores them; a customer it has
  * not reached yet reads as one without trades.
  */
-async function findStoredMetric<K extends keyof CustomerMetrics>(db: Db, slug: string, metric: K): Promise<CustomerMetrics[K] | undefined> {
+async function findStoredMetric<K extends keyof CustomerMetrics>(db: Db, slug: Lookup, metric: K): Promise<CustomerMetrics[K] | undefined> {
   const { rows } = await db.execute<{ value: CustomerMetrics[K] | null }>(sql`
     select ${customerMetrics[metric]} as value
     from ${customers} ${withMetrics}
@@ -43,8 +45,8 @@ async function findStoredMetric<K extends keyof CustomerMetrics>(db: Db, slug: s
   return row && (row.value ?? EMPTY_METRICS[metric]);
 }
 
-export const findStats = (db: Db, slug: string) => findStoredMetric(db, slug, "stats");
-export const findAnalytics = (db: Db, slug: string) => findStoredMetric(db, slug, "analytics");
+export const findStats = (db: Db, slug: Lookup) => findStoredMetric(db, slug, "stats");
+export const findAnalytics = (db: Db, slug: Lookup) => findStoredMetric(db, slug, "analytics");
 
 export interface Aggregate extends CustomerMetrics {
   customer: Customer;
@@ -53,7 +55,7 @@ export interface Aggregate extends CustomerMetrics {
 
 type AggregateRow = Omit<Aggregate, keyof CustomerMetrics> & { [K in keyof CustomerMetrics]: CustomerMetrics[K] | null };
 
-export async function findAggregate(db: Db, slug: string): Promise<Aggregate | undefined> {
+export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | undefined> {
   const { rows } = await db.execute<AggregateRow>(sql`
     select ${customerJson} as customer, ${portfolioJson} as portfolio,
       ${customerMetrics.stats} as stats, ${customerMetrics.analytics} as analytics

@@ -5,7 +5,7 @@
  * page is an index range scan.
  */
 import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import type { HistoryQuery, Transaction } from "../../schemas";
+import type { HistoryQuery, Lookup, Transaction } from "../../schemas";
 import type { Db } from "../client";
 import { accounts, brokers, customers, transactions } from "../schema";
 import { transactionJson } from "./shapes";
@@ -17,23 +17,28 @@ export type HistoryPage = {
 };
 
 export interface HistoryOwner {
-  slug: string;
-  /** Only this account's trades; it must be the customer's. */
-  accountId?: string;
+  /** Null when the path held no possible slug: it is bound as NULL and matches nothing. */
+  slug: Lookup;
+  /**
+   * Only this account's trades; it must be the customer's. Absent for the customer-wide
+   * history; null (no possible account id) matches no account, like an unknown one.
+   */
+  accountId?: Lookup;
 }
 
 /** Undefined when the slug is unknown or the account is not the customer's. */
 export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQuery): Promise<HistoryPage | undefined> {
+  const perAccount = owner.accountId !== undefined;
   const matching = and(
     eq(transactions.customerId, customers.id),
-    owner.accountId ? eq(transactions.accountId, owner.accountId) : undefined,
+    perAccount ? sql`${transactions.accountId} = ${owner.accountId}` : undefined,
     query.broker ? inArray(transactions.accountId, accountsAtBroker(query.broker)) : undefined,
     query.stock_code ? eq(transactions.stockCode, query.stock_code) : undefined,
     query.type ? eq(transactions.type, query.type) : undefined,
     query.start_date ? gte(transactions.tradeDate, query.start_date) : undefined,
     query.end_date ? lte(transactions.tradeDate, query.end_date) : undefined,
   );
-  const owned = owner.accountId ? ownsAccount(owner.accountId) : undefined;
+  const owned = perAccount ? ownsAccount(owner.accountId ?? null) : undefined;
 
   const { rows } = await db.execute<HistoryPage>(sql`
     select
@@ -51,7 +56,7 @@ export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQue
         ) page
       ), '[]'::json) as data
     from ${customers}
-    where ${and(eq(customers.slug, owner.slug), owned)}`);
+    where ${and(sql`${customers.slug} = ${owner.slug}`, owned)}`);
   return rows[0];
 }
 
@@ -62,6 +67,6 @@ function accountsAtBroker(code: string) {
     where ${accounts.customerId} = ${customers.id} and lower(${brokers.code}) = ${code})`;
 }
 
-function ownsAccount(accountId: string) {
+function ownsAccount(accountId: Lookup) {
   return sql`exists (select from ${accounts} where ${accounts.id} = ${accountId} and ${accounts.customerId} = ${customers.id})`;
 }

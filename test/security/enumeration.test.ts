@@ -1,0 +1,163 @@
+/**
+ * Slug enumeration (DESIGN §9): slugs too random to guess, repeated 404s from one client
+ * throttled by the NOT_FOUND_LIMITER binding (wrangler.toml: 30 per 60 s), and a 404 that does
+ * not tell a malformed slug from an unknown one, by its body or by what it costs.
+ */
+import { describe, expect, it } from "vitest";
+import { generateDemoBook } from "../../scripts/demo/generate";
+import { newSlug, SLUG_RANDOM_BYTES } from "../../src/domain/slug";
+import { Book } from "../support/book";
+import { newIp, SLUG_PATHS, targetTrips, withCustomer } from "./helpers";
+
+const TOO_MANY = { success: false, error: "Too Many Requests" };
+const NOT_FOUND = { success: false, error: "Not Found" };
+/** The binding's `simple.limit` in wrangler.toml. */
+const LIMIT = 30;
+
+/** Strings that cannot be slugs, as they would appear in a path (already encoded). */
+const MALFORMED = [
+  "bad!slug",
+  encodeURIComponent("bad slug"),
+  "bad.slug",
+  "a".repeat(65),
+  "a".repeat(10_000),
+  encodeURIComponent("âbc"),
+  encodeURIComponent("'; drop table customers; --"),
+  encodeURIComponent("' or 1=1 --"),
+  "%E0%A4%A",
+  "%00",
+  encodeURIComponent('{"$ne":null}'),
+];
+
+describe("the 404 limiter", () => {
+  it("answers 429 with the error envelope and Retry-After once one client's 404s pass the limit, then to every request it makes", async () => {
+    const { customer, client } = await withCustomer();
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await client.get(`/api/customers/${newSlug()}`)).status, `404 number ${i + 1}`).toBe(404);
+    }
+    const over = await client.get(`/api/customers/${newSlug()}`);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual(TOO_MANY);
+    expect(over.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(over.headers.get("Retry-After")).toBe("60");
+
+    // From now on a hit looks like a miss: everything this client asks is 429.
+    for (const path of [`/api/customers/${customer.slug}`, `/api/aggregate/${customer.slug}`, "/api/brokers", "/api/health/live", "/nope"]) {
+      const reply = await client.get(path);
+      expect({ status: reply.status, body: reply.body, retryAfter: reply.headers.get("Retry-After") }, path).toEqual({
+        status: 429,
+        body: TOO_MANY,
+        retryAfter: "60",
+      });
+    }
+
+    // Another client is not affected.
+    const other = client.from(newIp());
+    expect((await other.get(`/api/customers/${customer.slug}`)).status).toBe(200);
+    expect((await other.get(`/api/customers/${newSlug()}`)).status).toBe(404);
+  });
+
+  it("counts only 404s: a client reading its own data many times is never throttled", async () => {
+    const { customer, client } = await withCustomer();
+    for (let i = 0; i < LIMIT + 10; i++) {
+      expect((await client.get(`/api/${i % 2 ? "portfolio" : "stats"}/${customer.slug}`)).status).toBe(200);
+    }
+  });
+
+  it("counts 404s per client address, also when it comes through X-Forwarded-For only", async () => {
+    const { client } = await withCustomer();
+    const ip = newIp();
+    const statuses: number[] = [];
+    for (let i = 0; i <= LIMIT; i++) {
+      const req = new Request(`${client.origin}/api/stats/${newSlug()}`, { headers: { "X-Forwarded-For": `${ip}, 10.0.0.1` } });
+      statuses.push((await client.sendAsIs(req)).status);
+    }
+    expect(statuses.slice(0, LIMIT)).toEqual(new Array(LIMIT).fill(404));
+    expect(statuses[LIMIT]).toBe(429);
+    expect((await client.from(ip).get("/api/health/live")).status).toBe(429);
+  });
+});
+
+describe("a 404 does not tell a malformed slug from an unknown one", () => {
+  it("answers both with byte-identical bodies and the same headers", async () => {
+    const { client, account } = await withCustomer();
+    const strip = (headers: Headers) => [...headers].filter(([name]) => name !== "x-request-id");
+    const paths = [...SLUG_PATHS, (slug: string) => `/api/transactions/${slug}/${account.id}`];
+    for (const path of paths) {
+      // A fresh client address per request keeps the limiter out of this comparison.
+      const unknown = await client.from(newIp()).get(path(newSlug()));
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual(NOT_FOUND);
+      for (const slug of MALFORMED) {
+        const malformed = await client.from(newIp()).get(path(slug));
+        expect(malformed.status, path(slug).slice(0, 80)).toBe(404);
+        expect(malformed.text, path(slug).slice(0, 80)).toBe(unknown.text);
+        expect(strip(malformed.headers), path(slug).slice(0, 80)).toEqual(strip(unknown.headers));
+      }
+    }
+  });
+
+  it("costs both exactly one target database request, on every endpoint that takes a slug", async () => {
+    const { dbs, client, customer, account } = await withCustomer();
+    const once = (path: string) => targetTrips(dbs, () => client.from(newIp()).get(path));
+    for (const path of SLUG_PATHS) {
+      expect(await once(path(newSlug())), path("<unknown>")).toBe(1);
+      for (const slug of MALFORMED) expect(await once(path(slug)), path(slug).slice(0, 80)).toBe(1);
+    }
+    // The account of 4.4: malformed, unknown, and someone else's cost the same.
+    const accountPath = (slug: string, id: string) => `/api/transactions/${slug}/${id}`;
+    expect(await once(accountPath(customer.slug, crypto.randomUUID()))).toBe(1);
+    for (const id of ["not-a-uuid", "123", "'; drop table accounts; --", "%E0%A4%A", "x".repeat(5000)]) {
+      expect(await once(accountPath(customer.slug, encodeURIComponent(id))), id.slice(0, 40)).toBe(1);
+    }
+    expect(await once(accountPath("bad!slug", account.id))).toBe(1);
+    expect(await once(accountPath(newSlug(), "not-a-uuid"))).toBe(1);
+  });
+
+  it("still finds the customer when the slug is well formed, and a valid query still fails validation first", async () => {
+    const { dbs, client, customer } = await withCustomer();
+    expect((await client.get(`/api/customers/${customer.slug}`)).status).toBe(200);
+    // Query validation happens before any lookup, for any slug: 400, no database request.
+    for (const slug of [customer.slug, newSlug(), "bad!slug"]) {
+      const trips = await targetTrips(dbs, async () => {
+        const reply = await client.from(newIp()).get(`/api/transactions/${slug}?page=0`);
+        expect(reply.status, slug).toBe(400);
+      });
+      expect(trips, slug).toBe(0);
+    }
+  });
+});
+
+describe("slugs", () => {
+  const FORMAT = /^[a-z2-7]{25}[aeimquy4]$/; // 26 base32 characters; the last carries 3 bits
+
+  it("carry 128 random bits: 26 base32 characters, all distinct, every bit varying", () => {
+    expect(SLUG_RANDOM_BYTES * 8).toBeGreaterThanOrEqual(128);
+    const slugs = Array.from({ length: 4096 }, () => newSlug());
+    for (const slug of slugs) expect(slug).toMatch(FORMAT);
+    expect(new Set(slugs).size).toBe(slugs.length);
+
+    // Decode each slug back to its 128 bits: every bit must be set in roughly half of them, which a
+    // counter, a timestamp or a short random part would not do.
+    const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+    const ones = new Array<number>(130).fill(0);
+    for (const slug of slugs) {
+      const bits = [...slug].map((ch) => ALPHABET.indexOf(ch).toString(2).padStart(5, "0")).join("");
+      for (let i = 0; i < 128; i++) if (bits[i] === "1") ones[i]!++;
+      expect(bits.slice(128)).toBe("00"); // padding
+    }
+    for (let i = 0; i < 128; i++) {
+      expect(ones[i]! / slugs.length, `bit ${i}`).toBeGreaterThan(0.4);
+      expect(ones[i]! / slugs.length, `bit ${i}`).toBeLessThan(0.6);
+    }
+  });
+
+  it("are minted the same way by the test book and the demo data", () => {
+    const book = new Book();
+    const staff = book.staffMember();
+    const testSlugs = Array.from({ length: 50 }, () => book.customer({ staff_id: staff.id }).slug);
+    const demoSlugs = generateDemoBook({ seed: 1, customers: 50, tradesPerCustomer: [1, 2] }).customers.map((c) => c.slug);
+    for (const slug of [...testSlugs, ...demoSlugs]) expect(slug).toMatch(FORMAT);
+    expect(new Set([...testSlugs, ...demoSlugs]).size).toBe(100);
+  });
+});
