@@ -12,6 +12,7 @@ export interface Env {
   CACHE_TTL_SECONDS?: string;
   SYNC_OVERLAP_SECONDS?: string;
   CORS_ORIGINS?: string;
+  DATABASE_TIMEOUT_MS?: string;
   CF_ZONE_ID?: string;
   CF_API_TOKEN?: string;
   PUBLIC_ORIGIN?: string;
@@ -38,6 +39,8 @@ const configSchema = z.object({
         .map((o) => o.trim())
         .filter(Boolean),
     ),
+  /** How long an API request may wait on the target database before it answers 503. */
+  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   CF_ZONE_ID: optionalSecret,
   CF_API_TOKEN: optionalSecret,
   // The origin the API is served on; cache keys live under it, so a cron run (which has no

@@ -24,9 +24,13 @@ export const config = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** Per-request database clients: an HTTP client is cheap and Worker env is per invocation. */
+/**
+ * Per-request database clients: an HTTP client is cheap and Worker env is per invocation. The
+ * client's deadline (DATABASE_TIMEOUT_MS) turns a database that hangs into a 503 in bounded time.
+ */
 export const database = createMiddleware<AppEnv>(async (c, next) => {
-  const { db, sql } = createDb(c.get("config").DATABASE_URL);
+  const config = c.get("config");
+  const { db, sql } = createDb(config.DATABASE_URL, { deadlineMs: config.DATABASE_TIMEOUT_MS });
   c.set("db", db);
   c.set("sql", sql);
   await next();

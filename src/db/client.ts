@@ -34,8 +34,20 @@ for (const oid of [1082, 1114, 1184]) {
   types.setTypeParser(oid, (value: string) => value);
 }
 
-export function createSql(connectionString: string): Sql {
-  return neon(connectionString);
+export interface ClientOptions {
+  /**
+   * A deadline for everything the client sends, counted from its creation: a request that has
+   * not been answered by then is aborted (a TimeoutError, which src/errors.ts reads as the
+   * database being unavailable: 503). The API makes one client per request, so this bounds how
+   * long a request can wait on a database that accepts connections but never answers. Without
+   * it, the driver's fetch has no limit at all. The sync sets its own per-request timeouts.
+   */
+  deadlineMs?: number;
+}
+
+export function createSql(connectionString: string, options: ClientOptions = {}): Sql {
+  if (options.deadlineMs === undefined) return neon(connectionString);
+  return neon(connectionString, { fetchOptions: { signal: AbortSignal.timeout(options.deadlineMs) } });
 }
 
 /**
@@ -43,7 +55,7 @@ export function createSql(connectionString: string): Sql {
  * numeric as a string too: dates stay `YYYY-MM-DD`, cursors keep their microseconds, and
  * money stays exact until it is formatted.
  */
-export function createDb(connectionString: string): { db: Db; sql: Sql } {
-  const sql = createSql(connectionString);
+export function createDb(connectionString: string, options: ClientOptions = {}): { db: Db; sql: Sql } {
+  const sql = createSql(connectionString, options);
   return { db: drizzle(sql, { schema }), sql };
 }

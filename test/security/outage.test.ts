@@ -1,0 +1,137 @@
+/**
+ * Outages (issue 7, item 5). Target down, answering 500 or not answering at all: public reads
+ * give the 503 envelope in bounded time and recover by themselves, on the same Worker, once it
+ * is back. Source down: public reads do not notice. (The sync's side of a source outage, 502
+ * with the target untouched and the next run catching up, is test/sync/failure.test.ts.)
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { newSlug } from "../../src/domain/slug";
+import { getConfig } from "../../src/env";
+import { setFault } from "../support/databases";
+import { Client, withCustomer } from "./helpers";
+
+const faulted: string[] = [];
+async function fault(database: string, mode: "error500" | "timeout") {
+  faulted.push(database);
+  await setFault(database, mode);
+}
+afterEach(async () => {
+  await Promise.all(faulted.splice(0).map((db) => setFault(db, "off")));
+});
+
+/** Every public read that needs the target, for one customer and account. */
+function reads(slug: string, accountId: string) {
+  return [
+    `/api/customers/${slug}`,
+    `/api/portfolio/${slug}`,
+    `/api/transactions/${slug}?type=buy&per_page=5`,
+    `/api/transactions/${slug}/${accountId}`,
+    `/api/stats/${slug}`,
+    `/api/analytics/${slug}`,
+    `/api/aggregate/${slug}`,
+    "/api/brokers",
+    "/api/health/db",
+    // An unknown slug and a malformed one cannot be told from a known one while the database is down.
+    `/api/customers/${newSlug()}`,
+    "/api/customers/bad!slug",
+  ];
+}
+
+async function expectUnavailable(client: Client, paths: string[]) {
+  for (const path of paths) {
+    const reply = await client.get(path);
+    expect({ status: reply.status, body: reply.body, type: reply.headers.get("Content-Type") }, path).toEqual({
+      status: 503,
+      body: { success: false, error: "Service Unavailable", request_id: reply.headers.get("X-Request-Id") },
+      type: expect.stringMatching(/^application\/json/),
+    });
+  }
+}
+
+async function expectServed(client: Client, paths: string[]) {
+  for (const path of paths.slice(0, -2)) {
+    const reply = await client.get(path);
+    expect(reply.status, `${path}: ${reply.text}`).toBe(200);
+    expect(reply.body.success).toBe(true);
+  }
+}
+
+describe("target database down", () => {
+  it("answers 503 while it fails with HTTP 500, and serves again on the next request once it is back", async () => {
+    const { dbs, customer, account, client } = await withCustomer();
+    const paths = reads(customer.slug, account.id);
+    await fault(dbs.targetName, "error500");
+    await expectUnavailable(client, paths);
+
+    const health = await client.get("/api/health");
+    expect(health.status).toBe(503);
+    expect(health.body).toEqual({
+      success: false,
+      error: "Service Unavailable",
+      data: { status: "degraded", databases: { target: "unavailable", source: "ok" } },
+    });
+    expect((await client.get("/api/health/live")).status).toBe(200); // the Worker itself is fine
+
+    await setFault(dbs.targetName, "off");
+    await expectServed(client, paths);
+    expect((await client.get("/api/health")).body.data).toEqual({ status: "ok", databases: { target: "ok", source: "ok" } });
+  });
+
+  it("answers 503 within its deadline while it does not answer at all, and recovers", async () => {
+    const { dbs, customer, account } = await withCustomer();
+    const client = new Client({ ...dbs.env, DATABASE_TIMEOUT_MS: "800" });
+    const paths = reads(customer.slug, account.id);
+    await fault(dbs.targetName, "timeout");
+
+    const started = Date.now();
+    const results = await Promise.all(paths.map((path) => client.get(path).then((r) => ({ path, status: r.status, body: r.body }))));
+    const elapsed = Date.now() - started;
+    for (const { path, status, body } of results) {
+      expect({ status, error: body.error }, path).toEqual({ status: 503, error: "Service Unavailable" });
+    }
+    expect(elapsed).toBeGreaterThanOrEqual(700);
+    expect(elapsed).toBeLessThan(5_000);
+
+    await setFault(dbs.targetName, "off");
+    await expectServed(client, paths);
+  });
+
+  it("gives every request a deadline of 10 seconds unless DATABASE_TIMEOUT_MS says otherwise", async () => {
+    const { dbs } = await withCustomer();
+    expect(getConfig({ ...dbs.env, DATABASE_TIMEOUT_MS: undefined }).DATABASE_TIMEOUT_MS).toBe(10_000);
+    expect(getConfig({ ...dbs.env, DATABASE_TIMEOUT_MS: "2500" }).DATABASE_TIMEOUT_MS).toBe(2_500);
+    expect(() => getConfig({ ...dbs.env, DATABASE_TIMEOUT_MS: "0" })).toThrow(/DATABASE_TIMEOUT_MS/);
+  });
+
+  it("leaves requests that are answered in time alone, request after request", async () => {
+    // The deadline is per request (each request makes its own client), not per Worker.
+    const { customer, account, dbs } = await withCustomer();
+    const client = new Client({ ...dbs.env, DATABASE_TIMEOUT_MS: "800" });
+    for (let i = 0; i < 3; i++) await expectServed(client, reads(customer.slug, account.id));
+  });
+});
+
+describe("source database down", () => {
+  it.each(["error500", "timeout"] as const)("leaves public reads untouched (%s), and health says degraded", async (mode) => {
+    const { dbs, customer, account } = await withCustomer();
+    const client = new Client({ ...dbs.env, DATABASE_TIMEOUT_MS: "800" });
+    await fault(dbs.sourceName, mode);
+    await expectServed(client, reads(customer.slug, account.id));
+
+    const health = await client.get("/api/health");
+    expect({ status: health.status, body: health.body }).toEqual({
+      status: 200,
+      body: { success: true, data: { status: "degraded", databases: { target: "ok", source: "unavailable" } } },
+    });
+
+    if (mode === "error500") {
+      // The sync gives up (502) while the reads go on; the sync suites test what it leaves behind.
+      const sync = await client.send("/api/sync", { method: "POST", headers: { "X-Admin-Key": dbs.env.ADMIN_API_KEY! } });
+      expect({ status: sync.status, body: sync.body }).toEqual({ status: 502, body: expect.objectContaining({ success: false, error: "Bad Gateway" }) });
+      await expectServed(client, reads(customer.slug, account.id));
+    }
+
+    await setFault(dbs.sourceName, "off");
+    expect((await client.get("/api/health")).body.data.status).toBe("ok");
+  });
+});
