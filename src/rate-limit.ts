@@ -13,6 +13,7 @@ import { AppError } from "./errors";
 
 /** The binding's period (wrangler.toml `simple.period`). */
 const BLOCK_MS = 60_000;
+const MAX_REMEMBERED = 10_000;
 const blockedUntil = new Map<string, number>();
 
 function clientOf(headers: { header(name: string): string | undefined }): string {
@@ -27,6 +28,14 @@ function isBlocked(client: string, now: number): boolean {
   return false;
 }
 
+/** Remembers a client as over the limit; expired entries are swept once the map grows. */
+function block(client: string, now: number): void {
+  if (blockedUntil.size >= MAX_REMEMBERED) {
+    for (const [key, until] of blockedUntil) if (until <= now) blockedUntil.delete(key);
+  }
+  blockedUntil.set(client, now + BLOCK_MS);
+}
+
 export const limitNotFound = createMiddleware<AppEnv>(async (c, next) => {
   const limiter = c.env.NOT_FOUND_LIMITER;
   if (!limiter) return next();
@@ -38,7 +47,7 @@ export const limitNotFound = createMiddleware<AppEnv>(async (c, next) => {
   if (c.res.status !== 404) return;
   const { success } = await limiter.limit({ key: `404:${client}` });
   if (!success) {
-    blockedUntil.set(client, Date.now() + BLOCK_MS);
+    block(client, Date.now());
     throw tooMany();
   }
 });
