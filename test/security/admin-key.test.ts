@@ -1,0 +1,166 @@
+/**
+ * The admin key (DESIGN §9, spec §5): anything but the configured key is 401 without reaching a
+ * database or throwing, whatever its length or characters; and neither the key nor a database
+ * password ever shows up in a log line or a response body, whether the sync fails or succeeds.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Env } from "../../src/env";
+import { Book, writeSource } from "../support/book";
+import { freshDatabases, setFault, type TestDatabases } from "../support/databases";
+import { Client, type Reply } from "./helpers";
+
+const UNAUTHORIZED = { success: false, error: "Unauthorized" };
+
+/** A random ASCII key, as `openssl rand -hex 32` would make. */
+const randomKey = () => [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+async function withKey(key: string, overrides: Partial<Env> = {}) {
+  const dbs = await freshDatabases({ ADMIN_API_KEY: key, ...overrides });
+  const book = new Book();
+  book.simpleCustomer();
+  await writeSource(dbs.source, book);
+  return { dbs, client: new Client(dbs.env) };
+}
+
+function postSync(client: Client, key?: string): Promise<Reply> {
+  return client.send("/api/sync", { method: "POST", headers: key === undefined ? {} : { "X-Admin-Key": key } });
+}
+
+async function requestsTo(dbs: TestDatabases, action: () => Promise<unknown>) {
+  const [source, target] = [await dbs.sourceRequests(), await dbs.targetRequests()];
+  await action();
+  return { source: (await dbs.sourceRequests()) - source, target: (await dbs.targetRequests()) - target };
+}
+
+describe("the admin key", () => {
+  it("refuses keys of another length, prefixes, extensions and case changes with 401, touching no database", async () => {
+    const key = randomKey();
+    const { dbs, client } = await withKey(key);
+    const wrong = [
+      "x",
+      key.slice(0, -1),
+      key.slice(0, 1),
+      key.slice(0, key.length / 2),
+      `${key}0`,
+      `${key}${key}`,
+      key.toUpperCase(),
+      key.replace(/.$/, (c) => (c === "0" ? "1" : "0")),
+      "k".repeat(10_000),
+      `${key}\t`.slice(1),
+      "null",
+      "undefined",
+    ];
+    for (const candidate of wrong) {
+      const trips = await requestsTo(dbs, async () => {
+        const reply = await postSync(client, candidate);
+        expect({ status: reply.status, body: reply.body }, candidate.slice(0, 40)).toEqual({ status: 401, body: UNAUTHORIZED });
+      });
+      expect(trips, candidate.slice(0, 40)).toEqual({ source: 0, target: 0 });
+    }
+    expect((await postSync(client, key)).status).toBe(200);
+  });
+
+  it("refuses unicode keys with 401 without throwing, also when the configured key is unicode", async () => {
+    for (const configured of [randomKey(), `clé-🔑-${randomKey()}`]) {
+      const { dbs, client } = await withKey(configured);
+      const candidates = [
+        "ключ",
+        `${configured}é`,
+        "🔑".repeat(100),
+        "\u00ff\u00fe\u0080",
+        `\u202e${configured}`,
+        configured.replace("🔑", "🔒"),
+        configured.normalize("NFD"), // the same text to a reader, other bytes: keys are compared as bytes
+      ].filter((candidate) => candidate !== configured);
+      for (const candidate of candidates) {
+        const trips = await requestsTo(dbs, async () => {
+          const reply = await postSync(client, candidate);
+          expect({ status: reply.status, body: reply.body }, JSON.stringify(candidate)).toEqual({ status: 401, body: UNAUTHORIZED });
+        });
+        expect(trips).toEqual({ source: 0, target: 0 });
+      }
+      expect((await postSync(client, configured)).status).toBe(200);
+    }
+  });
+});
+
+describe("secrets in logs and errors", () => {
+  const lines: string[] = [];
+  const capture = () => {
+    for (const method of ["log", "info", "warn", "error", "debug"] as const) {
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+        lines.push(args.map((a) => (typeof a === "string" ? a : a instanceof Error ? `${a.name}: ${a.message}\n${a.stack}` : JSON.stringify(a))).join(" "));
+      });
+    }
+  };
+  afterEach(() => {
+    vi.restoreAllMocks();
+    lines.length = 0;
+  });
+
+  /** Fresh databases whose connection strings carry passwords of their own. */
+  async function withSecrets() {
+    const secrets = { key: `adm-${randomKey()}`, targetPassword: `tpw${randomKey()}`, sourcePassword: `spw${randomKey()}` };
+    const plain = await freshDatabases();
+    const env: Env = {
+      ...plain.env,
+      ADMIN_API_KEY: secrets.key,
+      DATABASE_URL: plain.env.DATABASE_URL.replace(":local@", `:${secrets.targetPassword}@`),
+      SOURCE_DATABASE_URL: plain.env.SOURCE_DATABASE_URL!.replace(":local@", `:${secrets.sourcePassword}@`),
+    };
+    expect(env.DATABASE_URL).toContain(secrets.targetPassword);
+    const book = new Book();
+    book.simpleCustomer();
+    await writeSource(plain.source, book);
+    return { dbs: plain, env, secrets, client: new Client(env) };
+  }
+
+  function expectNoSecret(secrets: Record<string, string>, texts: string[]) {
+    const all = texts.join("\n");
+    for (const [name, value] of Object.entries(secrets)) expect(all.includes(value), `${name} leaked`).toBe(false);
+  }
+
+  it("never prints the key or a password, in failing and succeeding syncs alike", async () => {
+    const { dbs, env, secrets, client } = await withSecrets();
+    capture();
+    const bodies: string[] = [];
+    const expectStatus = async (status: number, reply: Promise<Reply>) => {
+      const r = await reply;
+      bodies.push(r.text, JSON.stringify([...r.headers]));
+      expect(r.status, r.text).toBe(status);
+    };
+
+    await expectStatus(401, postSync(client, `${secrets.key}x`));
+    await expectStatus(401, postSync(client));
+
+    await setFault(dbs.sourceName, "error500");
+    try {
+      await expectStatus(502, postSync(client, secrets.key));
+    } finally {
+      await setFault(dbs.sourceName, "off");
+    }
+    await setFault(dbs.targetName, "error500");
+    try {
+      await expectStatus(503, postSync(client, secrets.key));
+      await expectStatus(503, client.get("/api/brokers"));
+      await expectStatus(503, client.get("/api/health"));
+    } finally {
+      await setFault(dbs.targetName, "off");
+    }
+    // A source nobody listens on: the driver's own "cannot connect" error.
+    const unreachable = new Client({ ...env, SOURCE_DATABASE_URL: `postgres://sync:${secrets.sourcePassword}@127.0.0.1:9/backoffice_nowhere` });
+    await expectStatus(502, postSync(unreachable, secrets.key));
+    // A configuration error names the bad key, never its value.
+    const misconfigured = new Client({ ...env, SOURCE_DATABASE_URL: `not a url ${secrets.sourcePassword}` });
+    await expectStatus(500, postSync(misconfigured, secrets.key));
+    await expectStatus(500, misconfigured.get("/api/brokers"));
+
+    await expectStatus(200, postSync(client, secrets.key));
+    await expectStatus(200, client.get("/api/health"));
+
+    expect(lines.length).toBeGreaterThan(0); // the failures and the run were logged
+    expect(lines.some((l) => l.includes("sync_failed"))).toBe(true);
+    expect(lines.some((l) => l.includes('"event":"sync"'))).toBe(true);
+    expectNoSecret(secrets, [...lines, ...bodies]);
+  });
+});
