@@ -1,11 +1,18 @@
 /**
  * The serving (target) database: what the public API reads and the sync writes.
  *
- * The six data tables mirror the source (src/db/source.ts) minus `deleted_at`: a soft delete
- * in the source is a delete here, and foreign keys cascade so a deleted parent takes its
- * children with it. `source_updated_at` keeps the source's change stamp, which lets the sync
- * write only rows that really differ. The remaining tables belong to the sync and to the
- * stored per-customer metrics.
+ * The six data tables mirror every source row (src/db/source.ts), soft-deleted ones included,
+ * with three columns of their own (DESIGN §7):
+ * - `deleted_at`, the source's tombstone: a soft delete hides a row without losing it, so
+ *   restoring it in the source (its owned rows unchanged) serves everything again;
+ * - `rejected`, why the sync set the row aside (a row no ledger can hold), null when accepted;
+ * - `source_updated_at`, the source's change stamp, which lets the sync write only rows that
+ *   really differ.
+ * There are no foreign keys between them: a row may arrive before its parent (it waits, unserved,
+ * until the parent comes) and a parent may go without its children. What is served is decided
+ * where it is read (src/db/queries/served.ts): a row and all its owners live and accepted, its
+ * references (staff, broker) present. The remaining tables belong to the sync and to the
+ * stored metrics.
  */
 import { sql } from "drizzle-orm";
 import {
@@ -18,6 +25,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -25,9 +33,17 @@ import {
 } from "drizzle-orm/pg-core";
 import type { Analytics, Stats } from "../domain/types";
 
+// Until the domain exports the holding partial's shape.
+type HoldingPartial = Record<string, unknown>;
+
 const money = (name: string) => numeric(name, { precision: 20, scale: 4, mode: "string" });
 const instant = (name: string) => timestamp(name, { withTimezone: true, precision: 6, mode: "string" });
-const sourceUpdatedAt = () => instant("source_updated_at").notNull();
+/** The columns every synced table adds to its source columns. */
+const mirrored = () => ({
+  deletedAt: instant("deleted_at"),
+  rejected: text("rejected"),
+  sourceUpdatedAt: instant("source_updated_at").notNull(),
+});
 
 export const brokers = pgTable(
   "brokers",
@@ -35,7 +51,7 @@ export const brokers = pgTable(
     id: uuid("id").primaryKey(),
     code: text("code").notNull(),
     name: text("name").notNull(),
-    sourceUpdatedAt: sourceUpdatedAt(),
+    ...mirrored(),
   },
   (t) => [index("brokers_code_idx").on(t.code)],
 );
@@ -44,21 +60,20 @@ export const staff = pgTable("staff", {
   id: uuid("id").primaryKey(),
   name: text("name").notNull(),
   email: text("email").notNull(),
-  sourceUpdatedAt: sourceUpdatedAt(),
+  ...mirrored(),
 });
 
 export const customers = pgTable(
   "customers",
   {
     id: uuid("id").primaryKey(),
-    slug: text("slug").notNull(),
+    // Null while another customer holds the slug the source gave it (src/sync/apply.ts).
+    slug: text("slug"),
     name: text("name").notNull(),
     email: text("email").notNull(),
     phone: text("phone").notNull(),
-    staffId: uuid("staff_id")
-      .notNull()
-      .references(() => staff.id, { onDelete: "cascade" }),
-    sourceUpdatedAt: sourceUpdatedAt(),
+    staffId: uuid("staff_id").notNull(),
+    ...mirrored(),
   },
   (t) => [uniqueIndex("customers_slug_key").on(t.slug), index("customers_staff_idx").on(t.staffId)],
 );
@@ -67,14 +82,10 @@ export const accounts = pgTable(
   "accounts",
   {
     id: uuid("id").primaryKey(),
-    customerId: uuid("customer_id")
-      .notNull()
-      .references(() => customers.id, { onDelete: "cascade" }),
-    brokerId: uuid("broker_id")
-      .notNull()
-      .references(() => brokers.id, { onDelete: "cascade" }),
+    customerId: uuid("customer_id").notNull(),
+    brokerId: uuid("broker_id").notNull(),
     accountNo: text("account_no").notNull(),
-    sourceUpdatedAt: sourceUpdatedAt(),
+    ...mirrored(),
   },
   (t) => [index("accounts_customer_idx").on(t.customerId), index("accounts_broker_idx").on(t.brokerId)],
 );
@@ -83,31 +94,32 @@ export const holdings = pgTable(
   "holdings",
   {
     id: uuid("id").primaryKey(),
-    accountId: uuid("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: uuid("account_id").notNull(),
     stockCode: text("stock_code").notNull(),
     isinCode: text("isin_code").notNull(),
     quantity: integer("quantity").notNull(),
     avgCost: money("avg_cost").notNull(),
     totalCost: money("total_cost").notNull(),
-    sourceUpdatedAt: sourceUpdatedAt(),
+    ...mirrored(),
   },
-  (t) => [index("holdings_account_idx").on(t.accountId, t.stockCode)],
+  (t) => [
+    index("holdings_account_idx").on(t.accountId, t.stockCode),
+    index("holdings_rejected_idx").on(t.id).where(sql`${t.rejected} is not null`),
+  ],
 );
 
 /**
  * `customer_id` is denormalised from the account (the sync keeps it in step) so a customer's
- * history, newest first, is one index range scan however many accounts the customer has.
+ * history, newest first, is one index range scan however many accounts the customer has. It is
+ * null while the account has not arrived: such a trade is held, and the partial index makes
+ * counting and listing held trades cheap however long the history.
  */
 export const transactions = pgTable(
   "transactions",
   {
     id: uuid("id").primaryKey(),
-    accountId: uuid("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    customerId: uuid("customer_id").notNull(),
+    accountId: uuid("account_id").notNull(),
+    customerId: uuid("customer_id"),
     tradeDate: date("trade_date", { mode: "string" }).notNull(),
     stockCode: text("stock_code").notNull(),
     isinCode: text("isin_code").notNull(),
@@ -117,21 +129,26 @@ export const transactions = pgTable(
     totalValue: money("total_value").notNull(),
     fee: money("fee").notNull(),
     personalTax: money("personal_tax").notNull(),
-    sourceUpdatedAt: sourceUpdatedAt(),
+    ...mirrored(),
   },
   (t) => [
     index("transactions_customer_date_idx").on(t.customerId, t.tradeDate.desc(), t.id.desc()),
     index("transactions_customer_stock_date_idx").on(t.customerId, t.stockCode, t.tradeDate.desc(), t.id.desc()),
     index("transactions_account_date_idx").on(t.accountId, t.tradeDate.desc(), t.id.desc()),
+    // One holding's trades in FIFO order: what recomputing that holding's metrics reads.
+    index("transactions_holding_idx").on(t.accountId, t.stockCode, t.tradeDate, t.id),
+    index("transactions_held_idx").on(t.accountId).where(sql`${t.customerId} is null`),
+    index("transactions_rejected_idx").on(t.id).where(sql`${t.rejected} is not null`),
     check("transactions_type_check", sql`${t.type} in ('buy', 'sell')`),
   ],
 );
 
-/** Stats and analytics per customer, recomputed whenever the customer's trades change. */
+/**
+ * Stats and analytics per customer, as served: the merge of the partials of the holdings in the
+ * customer's live accounts (src/sync/metrics.ts).
+ */
 export const customerMetrics = pgTable("customer_metrics", {
-  customerId: uuid("customer_id")
-    .primaryKey()
-    .references(() => customers.id, { onDelete: "cascade" }),
+  customerId: uuid("customer_id").primaryKey(),
   // json, not jsonb: it keeps the fields in the order the spec lists them.
   stats: json("stats").$type<Stats>().notNull(),
   analytics: json("analytics").$type<Analytics>().notNull(),
@@ -139,12 +156,46 @@ export const customerMetrics = pgTable("customer_metrics", {
 });
 
 /**
- * Customers whose served data changed: their metrics are recomputed and their cached responses
- * invalidated. Written in the same transaction as the data that changed them, so a run stopped
- * before the recompute leaves the work for the next one.
+ * One holding's (account, stock code) partial aggregates over its accepted, live trades
+ * (src/domain: HoldingPartial). A change to a holding's trades recomputes that holding alone;
+ * a customer's metrics merge the partials of its live accounts.
  */
+export const holdingMetrics = pgTable(
+  "holding_metrics",
+  {
+    accountId: uuid("account_id").notNull(),
+    stockCode: text("stock_code").notNull(),
+    partial: jsonb("partial").$type<HoldingPartial>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.stockCode] })],
+);
+
+/**
+ * Work the data left behind, written in the same transaction as the data that caused it, so a
+ * run stopped before doing it leaves it for the next one: holdings whose partials must be
+ * recomputed, and customers whose served data changed (their metrics are merged again and
+ * their cached responses invalidated).
+ */
+export const holdingsPending = pgTable(
+  "holdings_pending",
+  {
+    accountId: uuid("account_id").notNull(),
+    stockCode: text("stock_code").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.stockCode] })],
+);
+
 export const metricsPending = pgTable("metrics_pending", {
   customerId: uuid("customer_id").primaryKey(),
+});
+
+/**
+ * Where a full reconciliation stands, one row per table while it is under way: the table has
+ * been compared and repaired up to and including `after_id`. No rows: none under way.
+ */
+export const reconcileProgress = pgTable("reconcile_progress", {
+  stream: text("stream").primaryKey(),
+  afterId: uuid("after_id"),
 });
 
 /**
@@ -170,12 +221,15 @@ export const syncRuns = pgTable(
   "sync_runs",
   {
     id: uuid("id").primaryKey(),
-    trigger: text("trigger", { enum: ["manual", "cron", "start"] }).notNull(),
+    trigger: text("trigger", { enum: ["manual", "cron", "chain", "start"] }).notNull(),
     mode: text("mode", { enum: ["delta", "full"] }).notNull(),
     startedAt: instant("started_at").notNull(),
     finishedAt: instant("finished_at"),
-    outcome: text("outcome", { enum: ["running", "complete", "partial", "failed"] }).notNull(),
+    // "died": it was running when its lease expired (killed, or the isolate went away).
+    outcome: text("outcome", { enum: ["running", "complete", "partial", "failed", "died"] }).notNull(),
     syncedRows: integer("synced_rows").notNull().default(0),
+    rejectedRows: integer("rejected_rows").notNull().default(0),
+    pendingRows: integer("pending_rows").notNull().default(0),
     complete: boolean("complete").notNull().default(false),
     error: text("error"),
     details: jsonb("details"),

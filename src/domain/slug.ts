@@ -3,6 +3,15 @@
  * must not be guessable. 16 bytes from the platform CSPRNG give 128 random bits, written as
  * 26 characters of lowercase RFC 4648 base32 (URL-safe, no padding).
  */
+/**
+ * What the API can look a slug up by (src/schemas/params.ts) and the sync accepts from the back
+ * office (src/sync/streams.ts): wider than what we mint, so slugs made elsewhere still resolve.
+ * The pattern is written once, in the dialect JavaScript and Postgres regular expressions share.
+ */
+export const SLUG_MAX_LENGTH = 64;
+export const SERVABLE_SLUG_SQL = `^[A-Za-z0-9_-]{1,${SLUG_MAX_LENGTH}}$`;
+export const SERVABLE_SLUG = new RegExp(SERVABLE_SLUG_SQL);
+
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
 export const SLUG_RANDOM_BYTES = 16;
 

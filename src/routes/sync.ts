@@ -1,52 +1,77 @@
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { requireAdminKey } from "../auth";
 import type { AppEnv } from "../context";
+import { AppError } from "../errors";
 import { errorResponses, jsonResponse } from "../schemas";
+import { LeaseHeldError, SourceUnavailableError, TargetUnavailableError } from "../sync/errors";
+import type { SyncReport } from "../sync/report";
+import { readStatus, type SyncStatus } from "../sync/status";
+import { STREAMS, type StreamName } from "../sync/streams";
 import { syncAndInvalidate } from "../sync/worker";
 
 const count = z.number().int().min(0);
+const instant = z.string().openapi({ example: "2026-11-23T05:20:00.123456Z" });
+const streamName = z.enum(STREAMS.map((s) => s.name) as [StreamName, ...StreamName[]]);
+const perStream = <T extends z.ZodType>(schema: T) =>
+  z.strictObject(Object.fromEntries(STREAMS.map((s) => [s.name, schema])) as Record<StreamName, T>);
 
 const StreamReport = z
   .strictObject({
     inserted: count,
     updated: count,
-    deleted: count.openapi({ description: "Including the rows removed below a deleted parent" }),
-    orphans: count.openapi({ description: "Live rows skipped because a parent is not in the target yet; retried while inside the overlap window" }),
+    deleted: count.openapi({ description: "Rows newly soft-deleted, or removed because the source no longer has them" }),
+    rejected: count.openapi({ description: "Rows set aside because no ledger can hold them (never served)" }),
     pages: count,
   })
   .openapi("SyncStreamReport");
 
-const SyncResponse = z
-  .strictObject({
-    success: z.literal(true),
-    data: z.strictObject({
-      run_id: z.uuid(),
-      mode: z.enum(["delta", "full"]),
-      complete: z.boolean().openapi({ description: "False when the run stopped at its budget; the next run continues" }),
-      synced_rows: count.openapi({ description: "Rows of the six synced tables inserted, updated or deleted in the target" }),
-      duration_ms: count,
-      metrics_ms: count.openapi({ description: "Of duration_ms, the time spent recomputing stored metrics" }),
-      streams: z.strictObject({
-        brokers: StreamReport,
-        staff: StreamReport,
-        customers: StreamReport,
-        accounts: StreamReport,
-        holdings: StreamReport,
-        transactions: StreamReport,
-      }),
-      metrics_recomputed: count,
-      changed_customers: count.openapi({ description: "Customers whose cached responses were invalidated" }),
-    }),
-  })
-  .openapi("SyncResponse");
+const SyncData = z.strictObject({
+  run_id: z.uuid(),
+  mode: z.enum(["delta", "full"]),
+  complete: z.boolean().openapi({ description: "False when the run stopped at its budget; the next run continues" }),
+  synced_rows: count.openapi({ description: "Rows of the six synced tables inserted, updated or deleted in the target" }),
+  rejected_rows: count.openapi({ description: "Rows this run set aside as no ledger can hold them" }),
+  pending_rows: count.openapi({ description: "Rows held after the run because a parent is not in the target yet" }),
+  duration_ms: count,
+  metrics_ms: count.openapi({ description: "Of duration_ms, the time spent recomputing stored metrics" }),
+  streams: perStream(StreamReport),
+  reconciliation: z
+    .strictObject({ compared_ranges: count, repaired_ranges: count, done: z.boolean() })
+    .nullable()
+    .openapi({ description: "Present when the run compared source and target (mode=full, or one under way)" }),
+  holdings_recomputed: count,
+  metrics_recomputed: count,
+  changed_customers: count.openapi({ description: "Customers whose cached responses were invalidated" }),
+});
 
-const route = createRoute({
+// The engine's report and the documented body are one shape: the compiler holds them together.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const reportMatchesSchema: Same<z.infer<typeof SyncData>, SyncReport> = true;
+void reportMatchesSchema;
+
+const SyncResponse = z.strictObject({ success: z.literal(true), data: SyncData }).openapi("SyncResponse");
+
+/** What the engine's errors mean to an admin caller. */
+function toHttpError(err: unknown): unknown {
+  if (err instanceof LeaseHeldError) {
+    return new AppError(409, {
+      details: { reason: err.message, retry_after_seconds: err.retryAfterSeconds },
+      headers: { "Retry-After": String(err.retryAfterSeconds) },
+      cause: err,
+    });
+  }
+  if (err instanceof SourceUnavailableError) return new AppError(502, { cause: err });
+  if (err instanceof TargetUnavailableError) return new AppError(503, { cause: err });
+  return err;
+}
+
+const runRoute = createRoute({
   method: "post",
   path: "/sync",
   tags: ["Admin"],
   summary: "Copy what changed in the back office into the serving database",
   description:
-    "Runs the delta sync now (the Cron Trigger runs it on a schedule). `mode=full` also removes rows the back office deleted outright.",
+    "Runs the delta sync now (the Cron Trigger runs it on a schedule). `mode=full` also compares source and target range by range and repairs every difference.",
   middleware: [requireAdminKey] as const,
   request: {
     headers: z.object({ "x-admin-key": z.string().optional().openapi({ description: "The admin key (ADMIN_API_KEY)" }) }),
@@ -58,11 +83,84 @@ const route = createRoute({
   },
 });
 
-export const sync = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
-  const report = await syncAndInvalidate(c.get("config"), {
-    trigger: "manual",
-    mode: c.req.valid("query").mode,
-    origin: new URL(c.req.url).origin,
-  });
-  return c.json({ success: true as const, data: report }, 200);
+const ListedRow = z.strictObject({ stream: streamName, id: z.uuid(), reason: z.string() });
+const Listed = z.strictObject({ count, rows: z.array(ListedRow) });
+
+const StatusData = z.strictObject({
+  lease: z.strictObject({ held: z.boolean(), expires_at: instant.nullable() }),
+  source_clock: instant.nullable().openapi({ description: "The source's clock now; null when it cannot be read" }),
+  streams: z.array(
+    z.strictObject({
+      stream: streamName,
+      cursor: instant.nullable(),
+      lag_seconds: count.nullable().openapi({ description: "Source clock minus the stream's cursor" }),
+    }),
+  ),
+  runs: z.array(
+    z.strictObject({
+      id: z.uuid(),
+      trigger: z.string(),
+      mode: z.string(),
+      outcome: z.enum(["running", "complete", "partial", "failed", "died"]),
+      started_at: instant,
+      finished_at: instant.nullable(),
+      duration_ms: count.nullable(),
+      synced_rows: count,
+      rejected_rows: count,
+      pending_rows: count,
+      error: z.string().nullable(),
+    }),
+  ),
+  reconciliation: z.strictObject({
+    under_way: z.boolean(),
+    tables: z.array(z.strictObject({ stream: streamName, after_id: z.uuid().nullable() })),
+  }),
+  held: Listed.openapi({ description: "Rows waiting for a parent that is not in the target yet" }),
+  rejected: Listed.openapi({ description: "Rows set aside as no ledger can hold them, with the reason" }),
+  admin_key: z.strictObject({ weak: z.boolean().openapi({ description: "True when ADMIN_API_KEY is shorter than 32 characters" }) }),
 });
+
+const statusMatchesSchema: Same<Omit<z.infer<typeof StatusData>, "admin_key">, SyncStatus> = true;
+void statusMatchesSchema;
+
+const statusRoute = createRoute({
+  method: "get",
+  path: "/sync/status",
+  tags: ["Admin"],
+  summary: "How the sync stands: last runs, lag, held and rejected rows",
+  middleware: [requireAdminKey] as const,
+  request: {
+    headers: z.object({ "x-admin-key": z.string().optional().openapi({ description: "The admin key (ADMIN_API_KEY)" }) }),
+  },
+  responses: {
+    200: jsonResponse("The sync's state", z.strictObject({ success: z.literal(true), data: StatusData }).openapi("SyncStatusResponse")),
+    ...errorResponses(401, 500, 503),
+  },
+});
+
+/** A key shorter than this is reported as weak (32 random characters carry well over 128 bits). */
+const STRONG_KEY_LENGTH = 32;
+
+export const sync = new OpenAPIHono<AppEnv>()
+  .openapi(runRoute, async (c) => {
+    try {
+      const report = await syncAndInvalidate(c.get("config"), {
+        trigger: "manual",
+        mode: c.req.valid("query").mode,
+        origin: new URL(c.req.url).origin,
+      });
+      return c.json({ success: true as const, data: report }, 200);
+    } catch (err) {
+      throw toHttpError(err);
+    }
+  })
+  .openapi(statusRoute, async (c) => {
+    const config = c.get("config");
+    try {
+      const status = await readStatus(config);
+      const weak = (config.ADMIN_API_KEY?.length ?? 0) < STRONG_KEY_LENGTH;
+      return c.json({ success: true as const, data: { ...status, admin_key: { weak } } }, 200);
+    } catch (err) {
+      throw toHttpError(err);
+    }
+  });

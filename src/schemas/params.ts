@@ -7,20 +7,15 @@
  * same cost. Nothing malformed ever reaches SQL as a value; only NULL stands in for it.
  */
 import { z } from "@hono/zod-openapi";
+import { SERVABLE_SLUG, SERVABLE_SLUG_SQL } from "../domain/slug";
 
-/**
- * We mint 26 lowercase base32 characters (src/domain/slug.ts); the pattern is wider so that
- * slugs made elsewhere in the back office still resolve.
- */
-const SLUG_MAX_LENGTH = 64;
-const SLUG = /^[A-Za-z0-9_-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A path parameter as the queries receive it: the value, or null when it names nothing. */
 export type Lookup = string | null;
 
 function slugLookup(value: string): Lookup {
-  return value.length <= SLUG_MAX_LENGTH && SLUG.test(value) ? value : null;
+  return SERVABLE_SLUG.test(value) ? value : null;
 }
 
 function accountIdLookup(value: string): Lookup {
@@ -33,7 +28,7 @@ const slug = z
   .transform(slugLookup)
   .openapi({
     param: { name: "slug", in: "path", description: "The customer's slug" },
-    pattern: `^[A-Za-z0-9_-]{1,${SLUG_MAX_LENGTH}}$`,
+    pattern: SERVABLE_SLUG_SQL,
     example: "k3v7q2m5x4a6b2c7d3e4f5g6h7",
   });
 

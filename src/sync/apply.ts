@@ -1,139 +1,190 @@
 /**
- * Applying a page of source rows to the target: one set-based statement per page, built from
- * the stream's description. The statement
+ * Applying source rows to the target, set-based, built from the stream's description
+ * (src/sync/streams.ts). A page is one statement (two for a stream with a unique column) that
  *
  * - reads the page from one `jsonb` parameter (`jsonb_to_recordset`: never a placeholder per
  *   value) and keeps one row per id;
- * - upserts the live rows whose parents are in the target, writing only rows that really differ;
- * - deletes the soft-deleted rows and, children first, everything below them, each counted
- *   (the foreign keys cascade too, but counting needs the explicit deletes);
- * - keeps copies of a parent's column in step (transactions.customer_id);
- * - records the customers whose served data changed in `metrics_pending`;
- * - returns exact counts and the slugs that stopped being served.
+ * - judges each row against the stream's rules: a row no ledger can hold is stored with its
+ *   reason in `rejected` (never served, never in P&L) and the rest of the page goes on;
+ * - upserts every row, soft-deleted ones as tombstones, writing only rows that really differ;
+ * - takes derived columns from the parent as the target holds it (null while the parent has not
+ *   arrived: the row waits, unserved) and keeps copies in children in step when a parent moves;
+ * - records the holdings and customers whose metrics and cached answers the change touches, as
+ *   the target stood before the statement and after it;
+ * - returns exact counts and the slugs that stopped naming their customer.
  *
  * All sub-statements of one statement see the target as it was before the statement, which is
- * what the "before" links in src/sync/streams.ts rely on.
+ * what the "before" relations rely on.
  */
+import { getTableName } from "drizzle-orm";
 import type { Sql } from "../db/client";
-import type { Query, Rows } from "./database";
-import { childrenOf, streamNamed, type Stream, type StreamName } from "./streams";
+import { holdingsPending, metricsPending } from "../db/schema";
+import { int, oneRow, texts, type Row, type Statement } from "./database";
+import { derivingFrom, type Stream } from "./streams";
 
 export interface Applied {
   inserted: number;
   updated: number;
+  /** Rows newly soft-deleted, or removed because the source no longer has them. */
   deleted: number;
-  /** Live rows skipped because a parent is not in the target (yet). */
-  orphans: number;
-  /** Slugs no longer served: deleted customers and replaced slugs. */
+  /** Rows set aside as no ledger can hold them. */
+  rejected: number;
+  /** Slugs that stopped naming their customer (changed, handed on, or the row removed). */
   goneSlugs: string[];
 }
 
-/** The deletes of the rows `gone` yields and of all their descendants, as named CTEs. */
-function removalCtes(stream: Stream, gone: string): { ctes: string[]; removed: StreamName[] } {
-  const ctes = [`removed_${stream.name} as (delete from ${stream.name} t where t.id in (${gone}) returning t.*)`];
-  const removed: StreamName[] = [stream.name];
-  const descend = (parent: StreamName) => {
-    for (const child of childrenOf(parent)) {
-      const foreignKey = child.parents.find((p) => p.stream === parent)!.column;
-      ctes.push(
-        `removed_${child.name} as (delete from ${child.name} t where t.${foreignKey} in (select id from removed_${parent}) returning t.*)`,
-      );
-      removed.push(child.name);
-      descend(child.name);
-    }
+export const NOTHING_APPLIED: Applied = { inserted: 0, updated: 0, deleted: 0, rejected: 0, goneSlugs: [] };
+
+export function addApplied(a: Applied, b: Applied): Applied {
+  return {
+    inserted: a.inserted + b.inserted,
+    updated: a.updated + b.updated,
+    deleted: a.deleted + b.deleted,
+    rejected: a.rejected + b.rejected,
+    goneSlugs: [...a.goneSlugs, ...b.goneSlugs],
   };
-  descend(stream.name);
-  return { ctes, removed };
 }
 
-function pendingCte(customers: (string | undefined)[]): string {
-  return `pending as (
-    insert into metrics_pending (customer_id)
-    select customer_id from (${customers.filter(Boolean).join(" union ")}) as c(customer_id)
-    on conflict do nothing
+const decodeApplied = (r: Row): Applied => ({
+  inserted: int(r.inserted),
+  updated: int(r.updated),
+  deleted: int(r.deleted),
+  rejected: int(r.rejected),
+  goneSlugs: texts(r.gone_slugs),
+});
+
+const METRICS_PENDING = getTableName(metricsPending);
+const HOLDINGS_PENDING = getTableName(holdingsPending);
+
+/** CTEs recording the work a change leaves: `rels` are relations of changed rows (before, after). */
+function pendingWork(stream: Stream, rels: string[]): string[] {
+  const ctes = [
+    `pending_customers as (
+      insert into ${METRICS_PENDING} (customer_id)
+      select customer_id from (${rels.map(stream.customersOf).join(" union ")}) as c(customer_id)
+      where customer_id is not null
+      on conflict do nothing
+    )`,
+  ];
+  if (stream.holdingsOf) {
+    ctes.push(`pending_holdings as (
+      insert into ${HOLDINGS_PENDING} (account_id, stock_code)
+      select * from (${rels.map(stream.holdingsOf).join(" union ")}) as h
+      on conflict do nothing
+    )`);
+  }
+  return ctes;
+}
+
+/** The page, one row per id (the latest version wins), read from the `jsonb` parameter $1. */
+function pageCte(stream: Stream, columns = stream.columns): string {
+  const record = ["id uuid", "updated_at timestamptz", "deleted_at timestamptz", ...columns.map((c) => `${c.name} ${c.type}`)];
+  return `page as (
+    select distinct on (id) * from jsonb_to_recordset($1::jsonb) as r(${record.join(", ")})
+    order by id, updated_at desc
   )`;
 }
 
-const countOf = (cte: string, where = "") => `(select count(*) from ${cte}${where ? ` where ${where}` : ""})`;
-
-/**
- * The slugs no longer served after the statement: those of removed rows and, when `replaced`
- * is given, the old slugs of rows whose slug changed.
- */
-function goneSlugs(removed: StreamName[], replaced?: Stream): string {
-  const sources = removed.flatMap((name) => {
-    const slug = streamNamed(name).slug;
-    return slug ? [`select ${slug} from removed_${name}`] : [];
-  });
-  if (replaced?.slug) {
-    const { name, slug } = replaced;
-    sources.push(`select t.${slug} from ${name} t join upserted u on u.id = t.id where t.${slug} <> u.${slug}`);
-  }
-  return sources.length ? `array(${sources.join(" union ")})` : "array[]::text[]";
+function verdict(stream: Stream): string {
+  if (!stream.rules.length) return "null::text";
+  return `case ${stream.rules.map((r) => `when ${r.fails} then '${r.reason.replaceAll("'", "''")}'`).join(" ")} end`;
 }
 
-/** The statement that removes target rows whose ids `gone` yields (src/sync/reconcile.ts). */
-export function removalStatement(stream: Stream, gone: string): string {
-  const { ctes, removed } = removalCtes(stream, gone);
-  return `with ${[...ctes, `changed as (select id from removed_${stream.name})`, pendingCte([stream.customersBefore])].join(",\n")}
-  select 0 as inserted, 0 as updated,
-    (${removed.map((r) => countOf(`removed_${r}`)).join(" + ")})::int as deleted,
-    0 as orphans,
-    ${goneSlugs(removed)} as gone_slugs`;
-}
-
-function pageStatement(stream: Stream): string {
-  const { name, columns, parents, derived, propagate } = stream;
-  const record = ["id uuid", "updated_at timestamptz", "deleted_at timestamptz", ...columns.map((c) => `${c.name} ${c.type}`)];
-  const written = [...columns.map((c) => c.name), ...derived.map((d) => d.name)];
-  const joins = parents.map((p) => `join ${p.stream} on ${p.stream}.id = page.${p.column}`);
+function upsertStatement(stream: Stream): string {
+  const { name, columns, derived } = stream;
+  const copied = columns.map((c) => c.name);
+  const written = [...copied, ...(derived ? [derived.name] : []), "deleted_at", "rejected"];
   const stored = [...written, "source_updated_at"];
-  const { ctes: removal, removed } = removalCtes(stream, "select id from page where deleted_at is not null");
+  const children = derivingFrom(name);
   const ctes = [
-    `page as (
-      select distinct on (id) * from jsonb_to_recordset($1::jsonb) as r(${record.join(", ")})
-      order by id, updated_at desc
+    pageCte(stream),
+    `incoming as (
+      select page.*, ${verdict(stream)} as rejected${derived ? `, parent.${derived.column} as ${derived.name}` : ""}
+      from page${derived ? ` left join ${derived.stream} parent on parent.id = page.${derived.foreignKey}` : ""}
     )`,
-    `live as (
-      select page.*${derived.map((d) => `, ${d.from} as ${d.name}`).join("")}
-      from page ${joins.join(" ")}
-      where page.deleted_at is null
-    )`,
+    `before as (select t.* from ${name} t where t.id in (select id from page))`,
     `upserted as (
       insert into ${name} as t (id, ${stored.join(", ")})
-      select id, ${written.join(", ")}, updated_at from live
+      select id, ${written.join(", ")}, updated_at from incoming
       on conflict (id) do update set ${stored.map((c) => `${c} = excluded.${c}`).join(", ")}
       where (${stored.map((c) => `t.${c}`).join(", ")}) is distinct from (${stored.map((c) => `excluded.${c}`).join(", ")})
       returning t.*, (t.xmax = 0) as inserted
     )`,
-    ...removal,
-    ...(propagate
-      ? [
-          `propagated as (
-            update ${propagate.stream} t set ${propagate.column} = u.${propagate.column} from upserted u
-            where t.${propagate.foreignKey} = u.id and t.${propagate.column} <> u.${propagate.column}
-            returning t.id
-          )`,
-        ]
-      : []),
-    `changed as (select id from upserted union all select id from removed_${name})`,
-    pendingCte([stream.customersBefore, stream.customersAfter]),
+    `changed_before as (select * from before where id in (select id from upserted))`,
+    // A parent that moved (an account to another customer) takes its children's copies along.
+    ...children.map(
+      (child) => `follow_${child.name} as (
+        update ${child.name} c set ${child.derived!.name} = u.${child.derived!.column} from upserted u
+        where c.${child.derived!.foreignKey} = u.id and c.${child.derived!.name} is distinct from u.${child.derived!.column}
+        returning c.id
+      )`,
+    ),
+    ...pendingWork(stream, ["changed_before", "upserted"]),
   ];
+  const newlyDeleted = "u.deleted_at is not null and b.deleted_at is null";
+  const followed = children.map((c) => ` + (select count(*) from follow_${c.name})`).join("");
+  const goneSlugs = stream.slug
+    ? `array(select b.${stream.slug} from changed_before b join upserted u using (id) where b.${stream.slug} is not null and b.${stream.slug} is distinct from u.${stream.slug})`
+    : "array[]::text[]";
   return `with ${ctes.join(",\n")}
   select
-    ${countOf("upserted", "inserted")}::int as inserted,
-    (${countOf("upserted", "not inserted")}${propagate ? ` + ${countOf("propagated")}` : ""})::int as updated,
-    (${removed.map((r) => countOf(`removed_${r}`)).join(" + ")})::int as deleted,
-    (${countOf("page", "deleted_at is null")} - ${countOf("live")})::int as orphans,
-    ${goneSlugs(removed, stream)} as gone_slugs`;
+    count(*) filter (where u.rejected is null and u.inserted)::int as inserted,
+    (count(*) filter (where u.rejected is null and not u.inserted and not (${newlyDeleted}))${followed})::int as updated,
+    count(*) filter (where u.rejected is null and not u.inserted and ${newlyDeleted})::int as deleted,
+    count(*) filter (where u.rejected is not null)::int as rejected,
+    ${goneSlugs} as gone_slugs
+  from upserted u left join changed_before b on b.id = u.id`;
 }
 
-/** The apply statement for one page; `rows` is the page as JSON text, straight from the source. */
-export function applyPage(sql: Sql, stream: Stream, rows: string): Query {
-  return sql.query(pageStatement(stream), [rows]);
+/**
+ * Before the upsert, in the same transaction: clears the unique column of target rows whose
+ * value a page row now takes (a slug handed on, two customers exchanging slugs). The source
+ * holds each value once, so a target row still holding a value the source gives another row is
+ * out of date: it is served under no slug until its own change arrives. Done as a statement of
+ * its own because Postgres checks a unique index row by row, so even an exchange inside one
+ * page would collide within a single statement.
+ */
+function displaceStatement(stream: Stream, column: string): string {
+  const uniqueColumn = stream.columns.find((c) => c.name === column)!;
+  const ctes = [
+    pageCte(stream, [uniqueColumn]),
+    `holders as (select t.* from ${stream.name} t join page p on t.${column} = p.${column} and t.id <> p.id)`,
+    `displaced as (update ${stream.name} t set ${column} = null where t.id in (select id from holders) returning t.id)`,
+    ...pendingWork(stream, ["holders"]),
+  ];
+  return `with ${ctes.join(",\n")}
+  select 0 as inserted,
+    -- Holders in the page are written again by the upsert, and counted there.
+    (select count(*) from holders where id not in (select id from page))::int as updated,
+    0 as deleted, 0 as rejected,
+    array(select ${column} from holders) as gone_slugs`;
 }
 
-export function readApplied(rows: Rows): Applied {
-  const row = rows[0] as { inserted: number; updated: number; deleted: number; orphans: number; gone_slugs: string[] };
-  return { inserted: row.inserted, updated: row.updated, deleted: row.deleted, orphans: row.orphans, goneSlugs: row.gone_slugs };
+/** The statements that apply a page; `rows` is the page as JSON text, straight from the source. */
+export function applyPage(sql: Sql, stream: Stream, rows: string): Statement<Applied>[] {
+  const upsert = oneRow(sql.query(upsertStatement(stream), [rows]), decodeApplied);
+  if (!stream.unique) return [upsert];
+  return [oneRow(sql.query(displaceStatement(stream, stream.unique), [rows]), decodeApplied), upsert];
+}
+
+/**
+ * Removes the target rows `gone` yields (SQL over the table `t`, parameters from $1), which the
+ * source no longer has (src/sync/reconcile.ts). Children keep their rows and wait, unserved,
+ * as when their parent has not arrived; copies they took from the parent are cleared.
+ */
+export function removeRows(sql: Sql, stream: Stream, gone: string, params: unknown[]): Statement<Applied> {
+  const ctes = [
+    `removed as (delete from ${stream.name} t where ${gone} returning t.*)`,
+    ...derivingFrom(stream.name).map(
+      (child) => `unlink_${child.name} as (
+        update ${child.name} c set ${child.derived!.name} = null
+        where c.${child.derived!.foreignKey} in (select id from removed) and c.${child.derived!.name} is not null
+      )`,
+    ),
+    ...pendingWork(stream, ["removed"]),
+  ];
+  const goneSlugs = stream.slug ? `array(select ${stream.slug} from removed where ${stream.slug} is not null)` : "array[]::text[]";
+  const text = `with ${ctes.join(",\n")}
+  select 0 as inserted, 0 as updated, (select count(*) from removed)::int as deleted, 0 as rejected, ${goneSlugs} as gone_slugs`;
+  return oneRow(sql.query(text, params), decodeApplied);
 }

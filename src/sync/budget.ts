@@ -1,7 +1,7 @@
 /**
  * How much one run may do, so it ends cleanly before the Worker's limits (wall time, CPU,
  * subrequests) instead of being killed mid-page. A run checks the budget before each step (a
- * page, a reconciliation page, a metrics batch); when it is spent the run stops after the step
+ * page, a checksum comparison, a repair, a metrics batch); when it is spent the run stops after the step
  * it committed, keeps its cursors, and reports `complete: false`; the next run continues.
  */
 
@@ -13,8 +13,8 @@ export interface BudgetLimits {
   /** Rows and JSON bytes per page read from the source (the first row of a page always fits). */
   pageRows: number;
   pageBytes: number;
-  /** Source ids per page when reconciling hard deletes. */
-  reconcileIds: number;
+  /** A differing id range with at most this many rows is repaired row by row rather than split. */
+  reconcileLeafRows: number;
   /** Trades loaded per metrics batch (a customer with more is loaded alone). */
   metricsTrades: number;
   /** Any single database request taking longer counts as the database being unavailable. */
@@ -28,7 +28,7 @@ const DEFAULT_LIMITS: BudgetLimits = {
   maxSubrequests: 900,
   pageRows: 10_000,
   pageBytes: 4 * 1024 * 1024,
-  reconcileIds: 50_000,
+  reconcileLeafRows: 2_000,
   metricsTrades: 20_000,
   requestTimeoutMs: 20_000,
 };

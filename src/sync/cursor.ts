@@ -13,9 +13,19 @@
  * `min(cursor, upper_bound - overlap)`. With overlap >= D nothing is lost, and a run resuming a
  * long backlog (cursor far behind the bound) does not re-read anything.
  */
+import { getTableName } from "drizzle-orm";
 import type { Sql } from "../db/client";
-import type { Query, Rows, SyncDatabase } from "./database";
+import { syncCursors } from "../db/schema";
+import { effect, int, manyRows, oneRow, text, textOrNull, type Statement, type SyncDatabase } from "./database";
 import type { Stream, StreamName } from "./streams";
+
+const CURSORS = getTableName(syncCursors);
+const C = {
+  stream: syncCursors.stream.name,
+  updatedAt: syncCursors.cursorUpdatedAt.name,
+  id: syncCursors.cursorId.name,
+  bound: syncCursors.upperBound.name,
+};
 
 export interface Key {
   updatedAt: string;
@@ -37,28 +47,43 @@ const BEFORE_EVERYTHING: Key = { updatedAt: "-infinity", id: NIL_UUID };
 /** SQL for a timestamptz as UTC ISO text with all six fractional digits, whatever the session's settings. */
 export const isoMicros = (expr: string) => `to_char((${expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** Where each stream's read starts this run; streams never synced start before everything. */
-export function loadStarts(target: Sql, overlapSeconds: number): Query {
-  const resume = "upper_bound - make_interval(secs => $1::int)";
-  return target.query(
-    `select stream,
-       case when cursor_updated_at < ${resume} then ${isoMicros("cursor_updated_at")} else ${isoMicros(resume)} end as updated_at,
-       case when cursor_updated_at < ${resume} then cursor_id else '${NIL_UUID}'::uuid end as id
-     from sync_cursors`,
+/**
+ * Where each stream's read starts this run, as a lookup; streams never synced start before
+ * everything.
+ */
+export function loadStarts(target: Sql, overlapSeconds: number): Statement<(stream: StreamName) => Key> {
+  const resume = `${C.bound} - make_interval(secs => $1::int)`;
+  const query = target.query(
+    `select ${C.stream} as stream,
+       case when ${C.updatedAt} < ${resume} then ${isoMicros(C.updatedAt)} else ${isoMicros(resume)} end as updated_at,
+       case when ${C.updatedAt} < ${resume} then ${C.id} else '${NIL_UUID}'::uuid end as id
+     from ${CURSORS}`,
     [overlapSeconds],
   );
+  return {
+    query,
+    decode(rows) {
+      const starts = new Map(rows.map((r) => [text(r.stream), { updatedAt: text(r.updated_at), id: text(r.id) }]));
+      return (stream) => starts.get(stream) ?? BEFORE_EVERYTHING;
+    },
+  };
 }
 
-export function readStarts(rows: Rows): (stream: StreamName) => Key {
-  const starts = new Map(rows.map((r) => [r.stream as StreamName, { updatedAt: r.updated_at as string, id: r.id as string }]));
-  return (stream) => starts.get(stream) ?? BEFORE_EVERYTHING;
-}
+/** The source's clock now: a run's upper bound (rows stamped later wait for the next run). */
+export const sourceClock = (source: Sql) =>
+  oneRow(source.query(`select ${isoMicros("clock_timestamp()")} as now`), (r) => text(r.now));
 
-/** The run's upper bound, from the source's clock: rows stamped later wait for the next run. */
 export async function readUpperBound(source: SyncDatabase): Promise<string> {
-  const [rows] = await source.run([source.sql.query(`select ${isoMicros("clock_timestamp()")} as bound`)]);
-  return rows![0]!.bound as string;
+  const [bound] = await source.run([sourceClock(source.sql)]);
+  return bound;
 }
+
+/** Each stream's cursor, for the operators' lag (src/sync/status.ts). */
+export const cursorPositions = (target: Sql) =>
+  manyRows(target.query(`select ${C.stream} as stream, ${isoMicros(C.updatedAt)} as at from ${CURSORS} order by 1`), (r) => ({
+    stream: text(r.stream) as StreamName,
+    at: text(r.at),
+  }));
 
 /**
  * One page: rows after `from` and at or before `bound`, in key order, at most `maxRows` rows and,
@@ -72,21 +97,61 @@ export async function readPage(
   bound: string,
   limits: { maxRows: number; maxBytes: number },
 ): Promise<Page> {
+  const [page] = await source.run([
+    sourceRows(
+      source.sql,
+      stream,
+      "(updated_at, id) > ($3::timestamptz, $4::uuid) and updated_at <= $5::timestamptz",
+      "updated_at, id",
+      limits,
+      [from.updatedAt, from.id, bound],
+    ),
+  ]);
+  return {
+    rows: page.rows,
+    last: page.lastId ? { updatedAt: page.lastUpdatedAt!, id: page.lastId } : null,
+    exhausted: page.fetched < limits.maxRows && page.kept === page.fetched,
+  };
+}
+
+interface SourceRows {
+  fetched: number;
+  kept: number;
+  /** A JSON array of source rows. */
+  rows: string;
+  lastUpdatedAt: string | null;
+  lastId: string | null;
+}
+
+/**
+ * Source rows of a stream matching `where` (its parameters are `params`, numbered from $3) in
+ * `order`, at most `maxRows` rows and, past the first row, at most `maxBytes` bytes of JSON. The
+ * source serialises the rows itself, so the Worker passes the page on without parsing it. Also
+ * used by reconciliation.
+ */
+export function sourceRows(
+  source: Sql,
+  stream: Stream,
+  where: string,
+  order: string,
+  limits: { maxRows: number; maxBytes: number },
+  params: unknown[],
+): Statement<SourceRows> {
   const columns = ["id", "updated_at", "deleted_at", ...stream.columns.map((c) => c.name)];
-  const [rows] = await source.run([
-    source.sql.query(
+  return oneRow(
+    source.query(
       `with page as (
          select ${columns.join(", ")} from ${stream.name}
-         where (updated_at, id) > ($1::timestamptz, $2::uuid) and updated_at <= $3::timestamptz
-         order by updated_at, id
-         limit $4
+         where ${where}
+         order by ${order}
+         limit $1
        ),
        docs as (select row_to_json(page)::text as doc, updated_at, id from page),
        ranked as (
          select *, row_number() over w as n, sum(octet_length(doc)) over w as bytes
-         from docs window w as (order by updated_at, id)
+         from docs window w as (order by ${order})
        ),
-       kept as (select * from ranked where n = 1 or bytes <= $5)
+       kept as (select * from ranked where n = 1 or bytes <= $2)
        select
          (select count(*) from page)::int as fetched,
          count(*)::int as kept,
@@ -94,23 +159,26 @@ export async function readPage(
          (array_agg(${isoMicros("updated_at")} order by n desc))[1] as last_updated_at,
          (array_agg(id order by n desc))[1] as last_id
        from kept`,
-      [from.updatedAt, from.id, bound, limits.maxRows, limits.maxBytes],
+      [limits.maxRows, limits.maxBytes, ...params],
     ),
-  ]);
-  const page = rows![0] as { fetched: number; kept: number; rows: string; last_updated_at: string | null; last_id: string | null };
-  return {
-    rows: page.rows,
-    last: page.last_id ? { updatedAt: page.last_updated_at!, id: page.last_id } : null,
-    exhausted: page.fetched < limits.maxRows && page.kept === page.fetched,
-  };
+    (r) => ({
+      fetched: int(r.fetched),
+      kept: int(r.kept),
+      rows: text(r.rows),
+      lastUpdatedAt: textOrNull(r.last_updated_at),
+      lastId: textOrNull(r.last_id),
+    }),
+  );
 }
 
 /** Moves a stream's cursor to the last row of an applied page; sent in that page's transaction. */
-export function advanceCursor(target: Sql, stream: StreamName, to: Key, bound: string): Query {
-  return target.query(
-    `insert into sync_cursors (stream, cursor_updated_at, cursor_id, upper_bound) values ($1, $2, $3, $4)
-     on conflict (stream) do update
-     set cursor_updated_at = excluded.cursor_updated_at, cursor_id = excluded.cursor_id, upper_bound = excluded.upper_bound`,
-    [stream, to.updatedAt, to.id, bound],
+export function advanceCursor(target: Sql, stream: StreamName, to: Key, bound: string): Statement<void> {
+  return effect(
+    target.query(
+      `insert into ${CURSORS} (${C.stream}, ${C.updatedAt}, ${C.id}, ${C.bound}) values ($1, $2, $3, $4)
+       on conflict (${C.stream}) do update
+       set ${C.updatedAt} = excluded.${C.updatedAt}, ${C.id} = excluded.${C.id}, ${C.bound} = excluded.${C.bound}`,
+      [stream, to.updatedAt, to.id, bound],
+    ),
   );
 }

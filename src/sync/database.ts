@@ -1,23 +1,64 @@
 /**
  * The two databases as the sync uses them: every request is one non-interactive transaction
- * (one HTTP request), counted against the run's budget and bounded by its timeout. A source
- * failure is the upstream's (502, Bad Gateway); a target that cannot be reached is 503.
+ * (one HTTP request), counted against the run's budget and bounded by its timeout.
+ *
+ * Each statement travels with the decoder of its rows (`Statement<T>`), so what a statement
+ * returns is declared once, beside its SQL, and `run` hands back typed values.
  */
 import type { NeonQueryPromise } from "@neondatabase/serverless";
 import { createSql, type Sql } from "../db/client";
-import { AppError, isDatabaseUnavailable } from "../errors";
+import { isDatabaseUnavailable } from "../errors";
 import type { Budget } from "./budget";
+import { SourceUnavailableError, TargetUnavailableError } from "./errors";
 
-/** A statement built but not sent: `run` sends several as one transaction. */
+/** A statement built but not sent. */
 export type Query = NeonQueryPromise<false, false>;
-export type Rows = Record<string, unknown>[];
+export type Row = Record<string, unknown>;
+
+export interface Statement<T> {
+  query: Query;
+  decode(rows: Row[]): T;
+}
+
+/** A statement whose rows nobody reads. */
+export const effect = (query: Query): Statement<void> => ({ query, decode: () => undefined });
+
+/** A statement returning exactly one row, decoded by `decode`. */
+export function oneRow<T>(query: Query, decode: (row: Row) => T): Statement<T> {
+  return {
+    query,
+    decode(rows) {
+      if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
+      return decode(rows[0]!);
+    },
+  };
+}
+
+export const manyRows = <T>(query: Query, decode: (row: Row) => T): Statement<T[]> => ({ query, decode: (rows) => rows.map(decode) });
+
+type Results<S extends readonly Statement<unknown>[]> = { -readonly [K in keyof S]: S[K] extends Statement<infer T> ? T : never };
 
 export interface SyncDatabase {
-  /** Builds statements (`sql.query(text, params)`) for `run`. */
+  /** Builds statements (`sql.query(text, params)`). */
   sql: Sql;
-  /** Runs the statements in order as one transaction and returns each one's rows. */
-  run(statements: Query[]): Promise<Rows[]>;
+  /** Runs the statements in order as one transaction and returns each one's decoded result. */
+  run<const S extends readonly Statement<unknown>[]>(statements: S): Promise<Results<S>>;
 }
+
+/** Column decoders for rows as the driver gives them (text formats kept as strings). */
+export const text = (value: unknown): string => {
+  if (typeof value !== "string") throw new TypeError(`expected text, got ${typeof value}`);
+  return value;
+};
+export const textOrNull = (value: unknown): string | null => (value === null ? null : text(value));
+export const int = (value: unknown): number => {
+  if (typeof value !== "number" || !Number.isInteger(value)) throw new TypeError(`expected an integer, got ${typeof value}`);
+  return value;
+};
+export const texts = (value: unknown): string[] => {
+  if (!Array.isArray(value)) throw new TypeError(`expected an array, got ${typeof value}`);
+  return value.map(text);
+};
 
 function connect(url: string, budget: Budget, readOnly: boolean, onError: (err: unknown) => never): SyncDatabase {
   const sql = createSql(url);
@@ -25,27 +66,29 @@ function connect(url: string, budget: Budget, readOnly: boolean, onError: (err: 
     sql,
     async run(statements) {
       budget.spend(1);
+      let rows: Row[][];
       try {
-        return (await sql.transaction(statements, {
-          readOnly,
-          fetchOptions: { signal: AbortSignal.timeout(budget.limits.requestTimeoutMs) },
-        })) as Rows[];
+        rows = (await sql.transaction(
+          statements.map((s) => s.query),
+          { readOnly, fetchOptions: { signal: AbortSignal.timeout(budget.limits.requestTimeoutMs) } },
+        )) as Row[][];
       } catch (err) {
         onError(err);
       }
+      return statements.map((s, i) => s.decode(rows[i]!)) as Results<typeof statements>;
     },
   };
 }
 
-/** The back office, read only: the sync never writes there. */
+/** The back office, read only: the sync never writes there. Any failure to read it is the source's. */
 export function sourceDatabase(url: string, budget: Budget): SyncDatabase {
   return connect(url, budget, true, (err) => {
-    throw new AppError(502, { cause: err });
+    throw new SourceUnavailableError("the source database failed", { cause: err });
   });
 }
 
 export function targetDatabase(url: string, budget: Budget): SyncDatabase {
   return connect(url, budget, false, (err) => {
-    throw isDatabaseUnavailable(err) ? new AppError(503, { cause: err }) : err;
+    throw isDatabaseUnavailable(err) ? new TargetUnavailableError("the target database is unavailable", { cause: err }) : err;
   });
 }

@@ -4,9 +4,10 @@
  * the engine computes, and one transaction stores the results and takes the batch off the list.
  * A customer deleted in the meantime is simply taken off (its metrics went with it).
  */
+import { live, servedAccount } from "../db/served";
 import { computeMetrics, type TradeInput } from "../domain";
 import type { Budget } from "./budget";
-import type { SyncDatabase } from "./database";
+import { effect, manyRows, type SyncDatabase } from "./database";
 import { renewLease } from "./lease";
 
 interface MetricsOutcome {
@@ -19,8 +20,11 @@ interface MetricsOutcome {
 /** Customers per batch at most, however few trades they have. */
 const MAX_CUSTOMERS = 500;
 
-/** One batch: every customer in it, live ones with their slug and trades (deleted ones with none). */
-type Batch = Map<string, { slug: string | null; trades: TradeInput[] }>;
+/**
+ * One batch: every customer in it with its slug (null while displaced) and served trades;
+ * `present` is false for an id the target no longer has.
+ */
+type Batch = Map<string, { present: boolean; slug: string | null; trades: TradeInput[] }>;
 
 /** Trade columns in the order the batch query sends them; money as exact decimal text. */
 type TradeTuple = [string, string, string, string, "buy" | "sell", number, string, string, string];
@@ -34,7 +38,7 @@ type TradeTuple = [string, string, string, string, "buy" | "sell", number, strin
 async function loadBatch(target: SyncDatabase, after: string | null, maxTrades: number): Promise<Batch> {
   const trades = (customer: string) => `(select count(*) from transactions t where t.customer_id = ${customer})`;
   const [rows] = await target.run([
-    target.sql.query(
+    manyRows(target.sql.query(
       `with recursive batch (customer_id, customers, trades) as (
          (select customer_id, 1, ${trades("p.customer_id")} from metrics_pending p
           where $1::uuid is null or p.customer_id > $1::uuid order by customer_id limit 1)
@@ -46,35 +50,36 @@ async function loadBatch(target: SyncDatabase, after: string | null, maxTrades: 
          ) next
          where b.customers < $2 and b.trades + next.trades <= $3
        )
-       select b.customer_id, c.slug, (
+       select b.customer_id, c.id is not null as present, c.slug, (
          select coalesce(json_agg(json_build_array(
            t.id, t.account_id, t.trade_date, t.stock_code, t.type, t.quantity, t.total_value::text, t.fee::text, t.personal_tax::text
          )), '[]')::text
-         from transactions t where t.customer_id = c.id
+         from transactions t join accounts a on a.id = t.account_id
+         where t.customer_id = c.id and ${live("t")} and ${servedAccount("a", "c.id")}
        ) as trades
        from batch b left join customers c on c.id = b.customer_id
        order by b.customer_id`,
       [after, MAX_CUSTOMERS, maxTrades],
-    ),
+    ), (r) => r),
   ]);
   const batch: Batch = new Map();
-  for (const row of rows!) {
-    const tuples = row.slug === null ? [] : (JSON.parse(row.trades as string) as TradeTuple[]);
+  for (const row of rows) {
+    const tuples = row.present ? (JSON.parse(row.trades as string) as TradeTuple[]) : [];
     const trades = tuples.map(([id, account_id, trade_date, stock_code, type, quantity, total_value, fee, personal_tax]) => ({
       id, account_id, trade_date, stock_code, type, quantity, total_value, fee, personal_tax,
     }));
-    batch.set(row.customer_id as string, { slug: row.slug as string | null, trades });
+    batch.set(row.customer_id as string, { present: row.present as boolean, slug: row.slug as string | null, trades });
   }
   return batch;
 }
 
 async function storeBatch(target: SyncDatabase, holder: string, batch: Batch): Promise<void> {
   const computed = [...batch]
-    .filter(([, c]) => c.slug !== null)
+    .filter(([, c]) => c.present)
     .map(([customer_id, c]) => ({ customer_id, ...computeMetrics(c.trades) }));
   await target.run([
     renewLease(target.sql, holder),
-    target.sql.query(
+    effect(target.sql.query(
       `insert into customer_metrics (customer_id, stats, analytics, computed_at)
        select r.customer_id, r.stats, r.analytics, now()
        from json_to_recordset($1::json) as r(customer_id uuid, stats json, analytics json)
@@ -82,8 +87,8 @@ async function storeBatch(target: SyncDatabase, holder: string, batch: Batch): P
        on conflict (customer_id) do update
        set stats = excluded.stats, analytics = excluded.analytics, computed_at = excluded.computed_at`,
       [JSON.stringify(computed)],
-    ),
-    target.sql.query(`delete from metrics_pending where customer_id = any($1::uuid[])`, [[...batch.keys()]]),
+    )),
+    effect(target.sql.query(`delete from metrics_pending where customer_id = any($1::uuid[])`, [[...batch.keys()]])),
   ]);
 }
 

@@ -1,62 +1,212 @@
 /**
- * Hard deletes (`?mode=full`): a row deleted outright in the source leaves no trace a cursor
- * could see, so each table's live source ids are scanned in id order, page by page, and the
- * target rows in the same id range that the page does not contain are removed, with their
- * descendants, through the same removal statement as soft deletes. Children first, so each
- * missing row is counted in its own table.
+ * Reconciliation (`?mode=full`, DESIGN §7): repairs whatever a cursor cannot see, whatever
+ * happened before: rows the source deleted outright, rows changed without their `updated_at`,
+ * target rows edited or deleted by hand, rows a run once missed.
+ *
+ * The approach is pt-table-checksum / data-diff's: each database sums a hash of every contract
+ * column of every row, grouped by id range, so two equal ranges cost one small result row each
+ * and never travel. Ranges are uuid prefixes: the whole table is first compared as 256 ranges
+ * (two hex digits); a range that differs is split into 16 until it holds few rows, and a small
+ * differing range (a leaf) is repaired: its source rows are read and applied through the same
+ * statement as delta pages (which writes only rows that really differ), and target rows in the
+ * range the source does not have are removed. Random uuids spread rows evenly over prefixes.
+ *
+ * Resumable: `reconcile_progress` keeps, per table, the id up to which it has been compared and
+ * repaired, written in each repair's transaction; a run stopped by its budget leaves it there and
+ * the next run (of any mode) goes on from it. Tables go parents first, so a repaired child finds
+ * its parent already repaired.
  */
-import { removalStatement, readApplied } from "./apply";
+import { getTableName } from "drizzle-orm";
+import type { Sql } from "../db/client";
+import { reconcileProgress } from "../db/schema";
+import { addApplied, applyPage, removeRows } from "./apply";
 import type { Budget } from "./budget";
-import type { SyncDatabase } from "./database";
+import { isoMicros, sourceRows } from "./cursor";
+import { effect, int, manyRows, text, textOrNull, type Statement, type SyncDatabase } from "./database";
 import { renewLease } from "./lease";
 import type { Tally } from "./report";
-import { STREAMS, type Stream } from "./streams";
+import { STREAMS, type Stream, type StreamName } from "./streams";
 
-/** $1: a page of source ids; ($2, $3]: the id range they cover (an open end is NULL). */
-function reconcileStatement(stream: Stream): string {
-  const gone = `select t.id from ${stream.name} t
-    where ($2::uuid is null or t.id > $2::uuid) and ($3::uuid is null or t.id <= $3::uuid)
-      and not exists (select 1 from unnest($1::uuid[]) as s(id) where s.id = t.id)`;
-  return removalStatement(stream, gone);
+const PROGRESS = getTableName(reconcileProgress);
+const MAX_UUID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
+/** Hex digits of the first, widest comparison (256 ranges), and the deepest split (the first uuid group). */
+const FIRST_DEPTH = 2;
+const MAX_DEPTH = 8;
+
+interface Range {
+  prefix: string;
+  /** Rows on each side, from the comparison that found the range different. */
+  rows: number;
 }
 
-/** Removes what the source no longer has; true when every table was scanned to the end. */
-export async function reconcileHardDeletes(
-  source: SyncDatabase,
-  target: SyncDatabase,
-  budget: Budget,
-  holder: string,
-  tally: Tally,
-): Promise<boolean> {
-  for (const stream of [...STREAMS].reverse()) {
-    if (!(await reconcileTable(stream, source, target, budget, holder, tally))) return false;
+const lowest = (prefix: string) => toUuid(prefix.padEnd(32, "0"));
+const highest = (prefix: string) => toUuid(prefix.padEnd(32, "f"));
+const toUuid = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+
+/** One row's contract columns as text, identical in both databases for identical rows. */
+function rowText(stream: Stream, updatedAt: string): string {
+  const values = [
+    "id::text",
+    isoMicros(updatedAt),
+    isoMicros("deleted_at"),
+    ...stream.columns.map((c) => (c.type === "date" ? `to_char(${c.name}, 'YYYY-MM-DD')` : `${c.name}::text`)),
+  ];
+  // A null must not look like any text, so each value is quoted or spelled NULL.
+  return `concat_ws('|', ${values.map((v) => `coalesce(quote_literal(${v}), 'NULL')`).join(", ")})`;
+}
+
+/**
+ * Per range of `depth` hex digits under `prefix`, after `after`: rows and the sum of their
+ * 64-bit hashes (numeric, so the sum cannot overflow). Equal tables give equal results.
+ */
+function checksums(sql: Sql, stream: Stream, updatedAt: string, prefix: string, depth: number, after: string | null) {
+  return manyRows(
+    sql.query(
+      `select substr(id::text, 1, $1::int) as bucket, count(*)::int as rows, sum(h)::text as hash
+       from (
+         select id, ('x' || substr(md5(${rowText(stream, updatedAt)}), 1, 16))::bit(64)::bigint as h
+         from ${stream.name} where id between $2::uuid and $3::uuid and ($4::uuid is null or id > $4::uuid)
+       ) r
+       group by 1 order by 1`,
+      [depth, lowest(prefix), highest(prefix), after],
+    ),
+    (r) => ({ bucket: text(r.bucket), rows: int(r.rows), hash: text(r.hash) }),
+  );
+}
+
+/** Where a reconciliation stands: per table, compared up to `after` (null: from the start). Empty: none under way. */
+export const loadProgress = (target: Sql) =>
+  manyRows(target.query(`select stream, after_id from ${PROGRESS}`), (r) => ({
+    stream: text(r.stream) as StreamName,
+    after: textOrNull(r.after_id),
+  }));
+
+const startProgress = (target: Sql): Statement<void> =>
+  effect(
+    target.query(`insert into ${PROGRESS} (stream, after_id) select unnest($1::text[]), null on conflict do nothing`, [
+      STREAMS.map((s) => s.name),
+    ]),
+  );
+
+const saveProgress = (target: Sql, stream: StreamName, after: string): Statement<void> =>
+  effect(target.query(`update ${PROGRESS} set after_id = $2 where stream = $1`, [stream, after]));
+
+const finishProgress = (target: Sql): Statement<void> => effect(target.query(`delete from ${PROGRESS}`));
+
+interface Context {
+  source: SyncDatabase;
+  target: SyncDatabase;
+  budget: Budget;
+  holder: string;
+  tally: Tally;
+}
+
+/**
+ * Reconciles every table, from where a reconciliation under way stands (or from the start when
+ * `start` and none is under way). True when every table was compared to its end; false when the
+ * budget ran out first. Does nothing (true) when none is under way and `start` is false.
+ */
+export async function reconcile(ctx: Context, start: boolean): Promise<boolean> {
+  const { target, tally } = ctx;
+  let [progress] = await target.run([loadProgress(target.sql)]);
+  if (progress.length === 0) {
+    if (!start) return true;
+    await target.run([startProgress(target.sql)]);
+    progress = STREAMS.map((s) => ({ stream: s.name, after: null }));
   }
+  tally.reconciliation = { compared_ranges: 0, repaired_ranges: 0, done: false };
+  const afterOf = new Map(progress.map((p) => [p.stream, p.after]));
+  for (const stream of STREAMS) {
+    const after = afterOf.get(stream.name) ?? null;
+    if (after === MAX_UUID) continue;
+    if (!(await reconcileTable(ctx, stream, after))) return false;
+  }
+  await target.run([finishProgress(target.sql)]);
+  tally.reconciliation.done = true;
   return true;
 }
 
-async function reconcileTable(stream: Stream, source: SyncDatabase, target: SyncDatabase, budget: Budget, holder: string, tally: Tally) {
-  let after: string | null = null;
-  while (!budget.spent) {
-    const last = await budget.step(async () => {
-      const [ids] = await source.run([
-        source.sql.query(
-          `with page as (select id from ${stream.name} where deleted_at is null and ($1::uuid is null or id > $1::uuid) order by id limit $2)
-           select count(*)::int as count, coalesce(array_agg(id order by id)::text, '{}') as ids, (array_agg(id order by id desc))[1] as last_id
-           from page`,
-          [after, budget.limits.reconcileIds],
+async function reconcileTable(ctx: Context, stream: Stream, after: string | null): Promise<boolean> {
+  const walk = async (prefix: string, depth: number): Promise<boolean> => {
+    if (ctx.budget.spent) return false;
+    const differing = await ctx.budget.step(() => compare(ctx, stream, prefix, depth, after));
+    for (const range of differing) {
+      const small = range.rows <= ctx.budget.limits.reconcileLeafRows || range.prefix.length >= MAX_DEPTH;
+      const repaired = small ? await repair(ctx, stream, range.prefix, after) : await walk(range.prefix, depth + 1);
+      if (!repaired) return false;
+      after = highest(range.prefix);
+    }
+    return true;
+  };
+  if (!(await walk("", FIRST_DEPTH))) return false;
+  await ctx.target.run([saveProgress(ctx.target.sql, stream.name, MAX_UUID)]);
+  return true;
+}
+
+/** The ranges of `depth` digits under `prefix` whose checksums differ, in id order. */
+async function compare(ctx: Context, stream: Stream, prefix: string, depth: number, after: string | null): Promise<Range[]> {
+  const [[source], [target]] = await Promise.all([
+    ctx.source.run([checksums(ctx.source.sql, stream, "updated_at", prefix, depth, after)]),
+    ctx.target.run([checksums(ctx.target.sql, stream, "source_updated_at", prefix, depth, after)]),
+  ]);
+  const theirs = new Map(target.map((b) => [b.bucket, b]));
+  const differing = new Map<string, Range>();
+  for (const ours of source) {
+    const other = theirs.get(ours.bucket);
+    if (!other || other.rows !== ours.rows || other.hash !== ours.hash) {
+      differing.set(ours.bucket, { prefix: ours.bucket, rows: Math.max(ours.rows, other?.rows ?? 0) });
+    }
+  }
+  for (const other of target) {
+    if (!source.some((b) => b.bucket === other.bucket)) differing.set(other.bucket, { prefix: other.bucket, rows: other.rows });
+  }
+  ctx.tally.reconciliation!.compared_ranges += new Set([...source, ...target].map((b) => b.bucket)).size;
+  return [...differing.values()].sort((a, b) => (a.prefix < b.prefix ? -1 : 1));
+}
+
+/**
+ * Makes the target's rows in the range equal the source's, page by page in id order: each page
+ * of source rows is applied, and the target rows between the previous page and this one that
+ * the page does not hold are removed, with the table's progress, in one transaction.
+ */
+async function repair(ctx: Context, stream: Stream, prefix: string, after: string | null): Promise<boolean> {
+  const { source, target, budget, tally } = ctx;
+  const lo = lowest(prefix);
+  const hi = highest(prefix);
+  let from = after;
+  for (;;) {
+    if (budget.spent) return false;
+    const done = await budget.step(async () => {
+      const [page] = await source.run([
+        sourceRows(
+          source.sql,
+          stream,
+          "id between $3::uuid and $4::uuid and ($5::uuid is null or id > $5::uuid)",
+          "id",
+          { maxRows: budget.limits.pageRows, maxBytes: budget.limits.pageBytes },
+          [lo, hi, from],
         ),
       ]);
-      const page = ids![0] as { count: number; ids: string; last_id: string | null };
-      const isLast = page.count < budget.limits.reconcileIds;
-      const [, removed] = await target.run([
-        renewLease(target.sql, holder),
-        target.sql.query(reconcileStatement(stream), [page.ids, after, isLast ? null : page.last_id]),
+      const exhausted = page.fetched < budget.limits.pageRows && page.kept === page.fetched;
+      const upTo = exhausted ? hi : page.lastId!;
+      const [, , ...applied] = await target.run([
+        renewLease(target.sql, ctx.holder),
+        saveProgress(target.sql, stream.name, upTo),
+        removeRows(
+          target.sql,
+          stream,
+          `t.id between $1::uuid and $2::uuid and ($3::uuid is null or t.id > $3::uuid)
+           and not exists (select from jsonb_to_recordset($4::jsonb) as p(id uuid) where p.id = t.id)`,
+          [lo, upTo, from, page.rows],
+        ),
+        ...applyPage(target.sql, stream, page.rows),
       ]);
-      tally.add(stream.name, readApplied(removed!));
-      after = page.last_id;
-      return isLast;
+      tally.add(stream.name, applied.reduce(addApplied));
+      from = upTo;
+      return exhausted;
     });
-    if (last) return true;
+    if (done) break;
   }
-  return false;
+  tally.reconciliation!.repaired_ranges++;
+  return true;
 }

@@ -2,25 +2,34 @@
  * What a run did, as the API returns it and as its history row keeps it.
  *
  * `synced_rows` counts rows of the six synced tables that the run inserted, updated or deleted
- * in the target: rows rewritten because they differed, transactions whose `customer_id`
- * followed their account, and every row removed below a deleted parent. Rows re-read but
- * identical, orphans skipped, stored metrics and bookkeeping are not counted, so a run with
- * no source change reports 0. A stream's `deleted` includes the rows removed below it.
+ * in the target: rows written because they differed (tombstones and restores included), child
+ * rows whose copied `customer_id` followed their account, rows taken off the slug they lost,
+ * and rows removed because the source no longer has them. Rows re-read but identical, rows set
+ * aside (counted in `rejected_rows`), stored metrics and bookkeeping are not counted, so a run
+ * with no source change reports 0.
  */
 import type { Applied } from "./apply";
 import { STREAMS, type StreamName } from "./streams";
 
-export type Trigger = "manual" | "cron" | "start";
+export type Trigger = "manual" | "cron" | "chain" | "start";
 export type Mode = "delta" | "full";
 
 export interface StreamReport {
   inserted: number;
   updated: number;
   deleted: number;
-  /** Live rows skipped because a parent was not in the target (yet). */
-  orphans: number;
-  /** Page transactions committed: delta pages and, in full mode, reconciliation pages. */
+  rejected: number;
+  /** Transactions committed: delta pages and reconciliation repairs. */
   pages: number;
+}
+
+export interface ReconciliationReport {
+  /** Id ranges whose checksums were compared in both databases. */
+  compared_ranges: number;
+  /** Ranges that differed and were repaired row by row. */
+  repaired_ranges: number;
+  /** True when every table has been compared to its end. */
+  done: boolean;
 }
 
 export interface SyncReport {
@@ -28,50 +37,59 @@ export interface SyncReport {
   mode: Mode;
   complete: boolean;
   synced_rows: number;
+  /** Rows this run set aside as no ledger can hold them (listed by GET /api/sync/status). */
+  rejected_rows: number;
+  /** Rows held after the run because a parent is not in the target (yet). */
+  pending_rows: number;
   duration_ms: number;
   /** Of duration_ms, the time spent recomputing stored metrics. */
   metrics_ms: number;
   streams: Record<StreamName, StreamReport>;
-  /** Customers whose stored metrics were recomputed. */
+  /** Present when the run compared source and target (mode=full, or one under way). */
+  reconciliation: ReconciliationReport | null;
+  /** Holdings whose partial metrics were recomputed from their trades. */
+  holdings_recomputed: number;
+  /** Customers whose stored metrics were merged again. */
   metrics_recomputed: number;
-  /** Customers whose cached responses were invalidated (changed, deleted or re-slugged). */
+  /** Customers whose cached responses were invalidated. */
   changed_customers: number;
 }
 
 /** Adds up what a run did as it goes, and remembers which served data became stale. */
 export class Tally {
   readonly streams = Object.fromEntries(
-    STREAMS.map((s) => [s.name, { inserted: 0, updated: 0, deleted: 0, orphans: 0, pages: 0 }]),
+    STREAMS.map((s) => [s.name, { inserted: 0, updated: 0, deleted: 0, rejected: 0, pages: 0 }]),
   ) as Record<StreamName, StreamReport>;
-  /** Slugs whose cached responses are stale: customers recomputed, deleted or re-slugged. */
+  /** Slugs whose cached responses are stale: customers whose data changed, and slugs they lost. */
   readonly staleSlugs = new Set<string>();
-  private metricsRecomputed = 0;
-  private metricsMs = 0;
+  reconciliation: ReconciliationReport | null = null;
+  pendingRows = 0;
+  holdingsRecomputed = 0;
+  metricsRecomputed = 0;
+  metricsMs = 0;
 
   add(stream: StreamName, applied: Applied): void {
     const report = this.streams[stream];
     report.inserted += applied.inserted;
     report.updated += applied.updated;
     report.deleted += applied.deleted;
-    report.orphans += applied.orphans;
+    report.rejected += applied.rejected;
     report.pages++;
     for (const slug of applied.goneSlugs) this.staleSlugs.add(slug);
-  }
-
-  recomputed(slugs: string[], ms: number): void {
-    this.metricsRecomputed = slugs.length;
-    this.metricsMs = ms;
-    for (const slug of slugs) this.staleSlugs.add(slug);
   }
 
   get syncedRows(): number {
     return Object.values(this.streams).reduce((sum, s) => sum + s.inserted + s.updated + s.deleted, 0);
   }
 
+  get rejectedRows(): number {
+    return Object.values(this.streams).reduce((sum, s) => sum + s.rejected, 0);
+  }
+
   /** True when anything in the broker list changed. */
   get brokersChanged(): boolean {
     const b = this.streams.brokers;
-    return b.inserted + b.updated + b.deleted > 0;
+    return b.inserted + b.updated + b.deleted + b.rejected > 0;
   }
 
   report(run: { id: string; mode: Mode; durationMs: number; complete: boolean }): SyncReport {
@@ -80,9 +98,13 @@ export class Tally {
       mode: run.mode,
       complete: run.complete,
       synced_rows: this.syncedRows,
+      rejected_rows: this.rejectedRows,
+      pending_rows: this.pendingRows,
       duration_ms: run.durationMs,
       metrics_ms: this.metricsMs,
       streams: this.streams,
+      reconciliation: this.reconciliation,
+      holdings_recomputed: this.holdingsRecomputed,
       metrics_recomputed: this.metricsRecomputed,
       changed_customers: this.staleSlugs.size,
     };

@@ -1,22 +1,26 @@
 /**
  * One sync run (DESIGN.md §7): take the lease, copy each stream's changes up to one upper bound
  * pinned from the source's clock, in foreign-key order, page by page (one source read and one
- * target transaction per page); in full mode remove what the source hard-deleted; recompute the
- * stored metrics of the customers that changed; record the run; release the lease.
+ * target transaction per page); reconcile source and target when asked (or when a
+ * reconciliation is under way); recompute the stored metrics the changes touched; record the
+ * run; release the lease.
  *
- * Plain TypeScript over the HTTP driver, with no Worker-only import, so scripts and benchmarks
- * run it in Node too. src/sync/worker.ts adds the Worker's cache invalidation and logging.
+ * Plain TypeScript over the HTTP driver, with no Worker-only import and no HTTP notion, so
+ * scripts and benchmarks run it in Node too. It throws its own errors (src/sync/errors.ts);
+ * src/sync/worker.ts adds the Worker's cache invalidation, logging and chaining.
  */
 import type { Config } from "../env";
-import { AppError, describe } from "../errors";
-import { applyPage, readApplied } from "./apply";
+import { describe } from "../errors";
+import { addApplied, applyPage } from "./apply";
 import { Budget, type BudgetLimits } from "./budget";
-import { advanceCursor, loadStarts, readPage, readStarts, readUpperBound, type Key, type Page } from "./cursor";
+import { advanceCursor, loadStarts, readPage, readUpperBound, type Key, type Page } from "./cursor";
 import { sourceDatabase, targetDatabase, type SyncDatabase } from "./database";
-import { recordEnd, recordStart, type Outcome } from "./history";
-import { acquireLease, isLeaseLost, releaseLease, renewLease } from "./lease";
+import { LeaseHeldError, SourceUnavailableError } from "./errors";
+import { countHeld } from "./held";
+import { recordDied, recordEnd, recordStart, type Outcome } from "./history";
+import { acquireLease, isLeaseLost, leaseExpiry, releaseLease, renewLease } from "./lease";
 import { recomputePending } from "./metrics";
-import { reconcileHardDeletes } from "./reconcile";
+import { reconcile } from "./reconcile";
 import { Tally, type Mode, type SyncReport, type Trigger } from "./report";
 import { STREAMS, type Stream } from "./streams";
 
@@ -43,11 +47,13 @@ interface Run {
 }
 
 /**
- * Runs a sync. Throws AppError 409 when another run holds the lease, 502 when the source fails,
- * 503 when the target cannot be reached; a run that got the lease records its failure first.
+ * Runs a sync. Throws LeaseHeldError when another run holds the lease (also when this run
+ * loses it midway), SourceUnavailableError when the source fails or is not configured, and
+ * TargetUnavailableError when the target cannot be reached; a run that got the lease records
+ * its failure first.
  */
 export async function runSync(config: SyncConfig, options: RunOptions): Promise<SyncOutcome> {
-  if (!config.SOURCE_DATABASE_URL) throw new AppError(503, { cause: new Error("SOURCE_DATABASE_URL is not configured") });
+  if (!config.SOURCE_DATABASE_URL) throw new SourceUnavailableError("SOURCE_DATABASE_URL is not configured");
   const budget = new Budget(options.limits);
   const run: Run = {
     id: crypto.randomUUID(),
@@ -57,30 +63,34 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     tally: new Tally(),
   };
   const { sql } = run.target;
-  const [lease, , starts] = await run.target.run([
+  const [taken, lease, , , startOf] = await run.target.run([
     acquireLease(sql, run.id),
+    leaseExpiry(sql),
+    recordDied(sql, run.id),
     recordStart(sql, run.id, options.trigger, options.mode),
     loadStarts(sql, config.SYNC_OVERLAP_SECONDS),
   ]);
-  if (lease!.length === 0) throw new AppError(409);
+  if (!taken) throw new LeaseHeldError(lease.expiresAt, lease.retryAfterSeconds);
 
   const report = (complete: boolean) =>
     run.tally.report({ id: run.id, mode: options.mode, durationMs: budget.elapsedMs(), complete });
   try {
     const bound = await readUpperBound(run.source);
-    const startOf = readStarts(starts!);
     let caughtUp = true;
     for (const stream of STREAMS) {
       caughtUp = await syncStream(run, stream, startOf(stream.name), bound);
       if (!caughtUp) break;
     }
-    if (caughtUp && options.mode === "full") {
-      caughtUp = await reconcileHardDeletes(run.source, run.target, budget, run.id, run.tally);
+    if (caughtUp) {
+      caughtUp = await reconcile({ ...run, holder: run.id }, options.mode === "full");
     }
     const metricsStarted = budget.elapsedMs();
     const metrics = await recomputePending(run.target, budget, run.id);
-    run.tally.recomputed(metrics.slugs, budget.elapsedMs() - metricsStarted);
+    run.tally.metricsRecomputed = metrics.slugs.length;
+    run.tally.metricsMs = budget.elapsedMs() - metricsStarted;
+    for (const slug of metrics.slugs) run.tally.staleSlugs.add(slug);
     const complete = caughtUp && metrics.done;
+    [run.tally.pendingRows] = await run.target.run([countHeld(sql)]);
     const done = report(complete);
     await finish(run, done, complete ? "complete" : "partial", null);
     return { report: done, stale: { slugs: [...run.tally.staleSlugs], brokers: run.tally.brokersChanged } };
@@ -88,7 +98,8 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     await finish(run, report(false), "failed", describe(err)).catch((historyErr) =>
       console.error(JSON.stringify({ level: "error", event: "sync_history_failed", run_id: run.id, error: describe(historyErr) })),
     );
-    throw isLeaseLost(err) ? new AppError(409, { cause: err }) : err;
+    if (isLeaseLost(err)) throw new LeaseHeldError(null, 1);
+    throw err;
   }
 }
 
@@ -111,12 +122,12 @@ async function syncStream(run: Run, stream: Stream, start: Key, bound: string): 
       if (!page.exhausted) next = read(page.last!);
       if (page.last) {
         // The page's rows, its cursor and the lease renewal commit together or not at all.
-        const [, applied] = await target.run([
+        const [, , ...applied] = await target.run([
           renewLease(target.sql, run.id),
-          applyPage(target.sql, stream, page.rows),
           advanceCursor(target.sql, stream.name, page.last, bound),
+          ...applyPage(target.sql, stream, page.rows),
         ]);
-        run.tally.add(stream.name, readApplied(applied!));
+        run.tally.add(stream.name, applied.reduce(addApplied));
       }
       return page;
     });

@@ -1,16 +1,19 @@
 /**
- * The six synced streams, in foreign-key order: a parent stream is always applied before its
- * children, so within one run a child normally finds its parent already in the target.
+ * The six synced streams, in foreign-key order, and everything the sync knows about each
+ * (DESIGN §7). Each stream names a table that has the same name in the source and in the
+ * target. Columns and foreign keys come from the source schema (src/db/source.ts); what is
+ * written here is only what the schema cannot say: who owns a row, which rows no ledger can
+ * hold, and which customers a change to a row touches.
  *
- * Each stream names a table that has the same name in the source and in the target. Columns
- * and foreign keys come from the source schema (src/db/source.ts); what is written here is
- * only what the schema cannot say. The SQL fragments are written against fixed CTE names of
- * the apply statement (src/sync/apply.ts): `changed` (ids of rows the statement inserted,
- * updated or deleted) and `upserted` (the rows it inserted or updated, as stored).
+ * Ownership decides what is served, and it is read where the data is read, never copied: the
+ * target keeps every row with its tombstone (`deleted_at`), so a restore in the source serves
+ * the row's owned rows again although they did not change, and a reference (staff, broker)
+ * soft-deleted hides nothing that refers to it.
  */
 import { getTableName } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/pg-core";
 import { sourceTables } from "../db/source";
+import { SERVABLE_SLUG_SQL } from "../domain/slug";
 
 export type StreamName = keyof typeof sourceTables;
 
@@ -20,22 +23,31 @@ interface Column {
   type: string;
 }
 
+/** A check on an incoming row (SQL over its columns, unqualified) and what to say when it fails. */
+export interface Rule {
+  fails: string;
+  reason: string;
+}
+
 export interface Stream {
   name: StreamName;
   /** Columns copied as they are, besides `id`, `updated_at` and `deleted_at`. */
   columns: readonly Column[];
-  /** Foreign keys. A live row whose parent is not in the target is an orphan and is skipped. */
+  /** Foreign keys: a row whose parent is not in the target is held (stored, not served). */
   parents: readonly { column: string; stream: StreamName }[];
-  /** Target columns taken from a parent rather than copied (the parent table is joined by name). */
-  derived: readonly { name: string; from: string }[];
+  /** A target column taken from a parent rather than copied: `name` = parent's `column` via `foreignKey`. */
+  derived?: { name: string; stream: StreamName; foreignKey: string; column: string };
+  /** Rows no ledger can hold (DESIGN §7): set aside with the first failing rule's reason. */
+  rules: readonly Rule[];
   /**
-   * The customers whose served data the statement changed: those linked to `changed` rows as
-   * the target stood before the statement, and those the `upserted` rows link to now.
+   * The customers whose served data a row touches, as SQL over a relation `r` holding rows of
+   * this table (the target's columns): both the row's version before a change and after it.
    */
-  customersBefore: string;
-  customersAfter?: string;
-  /** A copy of a derived column kept in step when the parent row changes. */
-  propagate?: { stream: StreamName; foreignKey: string; column: string };
+  customersOf: (r: string) => string;
+  /** The holdings (account_id, stock_code) whose metrics a row feeds, as SQL over `r`. */
+  holdingsOf?: (r: string) => string;
+  /** A column unique in the target whose value a row can take from another (customers.slug). */
+  unique?: string;
   /** The column public reads (and their cache entries) are addressed by. */
   slug?: string;
 }
@@ -55,51 +67,68 @@ function fromSource(name: StreamName): Pick<Stream, "name" | "columns" | "parent
   };
 }
 
+const notNegative = (column: string): Rule => ({ fails: `${column} < 0`, reason: `${column} is negative` });
+/** The API filters and shows stock codes uppercase (src/schemas/queries.ts): anything else could not be found. */
+const stockCode: Rule = { fails: `stock_code !~ '^[A-Z0-9]{1,10}$'`, reason: "stock_code is not 1 to 10 uppercase letters or digits" };
+
+const customerOfAccount = (account: string) => `select customer_id from accounts where id = ${account}`;
+
 export const STREAMS: readonly Stream[] = [
   {
     ...fromSource("brokers"),
-    derived: [],
-    customersBefore: "select customer_id from accounts where broker_id in (select id from changed)",
+    rules: [],
+    // A broker's code and name are embedded in every account at it.
+    customersOf: (r) => `select a.customer_id from accounts a join ${r} on a.broker_id = ${r}.id`,
   },
   {
     ...fromSource("staff"),
-    derived: [],
-    customersBefore: "select id from customers where staff_id in (select id from changed)",
+    rules: [],
+    customersOf: (r) => `select c.id from customers c join ${r} on c.staff_id = ${r}.id`,
   },
   {
     ...fromSource("customers"),
-    derived: [],
-    customersBefore: "select id from changed",
+    rules: [{ fails: `slug !~ '${SERVABLE_SLUG_SQL}'`, reason: "slug cannot be served (1 to 64 letters, digits, _ or -)" }],
+    customersOf: (r) => `select id from ${r}`,
+    unique: "slug",
     slug: "slug",
   },
   {
     ...fromSource("accounts"),
-    derived: [],
-    customersBefore: "select customer_id from accounts where id in (select id from changed)",
-    customersAfter: "select customer_id from upserted",
-    propagate: { stream: "transactions", foreignKey: "account_id", column: "customer_id" },
+    rules: [],
+    customersOf: (r) => `select customer_id from ${r}`,
   },
   {
     ...fromSource("holdings"),
-    derived: [],
-    customersBefore:
-      "select a.customer_id from holdings h join accounts a on a.id = h.account_id where h.id in (select id from changed)",
-    customersAfter: "select a.customer_id from upserted u join accounts a on a.id = u.account_id",
+    rules: [
+      { fails: "quantity < 0", reason: "quantity is negative" },
+      notNegative("avg_cost"),
+      notNegative("total_cost"),
+      stockCode,
+    ],
+    customersOf: (r) => customerOfAccount(`any(array(select account_id from ${r}))`),
   },
   {
     ...fromSource("transactions"),
     // Denormalised so a customer's history is one index range scan (src/db/schema.ts).
-    derived: [{ name: "customer_id", from: "accounts.customer_id" }],
-    customersBefore: "select customer_id from transactions where id in (select id from changed)",
-    customersAfter: "select customer_id from upserted",
+    derived: { name: "customer_id", stream: "accounts", foreignKey: "account_id", column: "customer_id" },
+    rules: [
+      { fails: "quantity <= 0", reason: "quantity is not positive" },
+      notNegative("price"),
+      notNegative("total_value"),
+      notNegative("fee"),
+      notNegative("personal_tax"),
+      stockCode,
+    ],
+    customersOf: (r) => customerOfAccount(`any(array(select account_id from ${r}))`),
+    holdingsOf: (r) => `select account_id, stock_code from ${r}`,
   },
 ];
 
-/** Streams whose rows reference `stream`: they go with a deleted parent. */
-export function childrenOf(stream: StreamName): Stream[] {
-  return STREAMS.filter((s) => s.parents.some((p) => p.stream === stream));
-}
-
 export function streamNamed(name: StreamName): Stream {
   return STREAMS.find((s) => s.name === name)!;
+}
+
+/** Streams whose rows take a derived column from `stream` (transactions from accounts). */
+export function derivingFrom(stream: StreamName): Stream[] {
+  return STREAMS.filter((s) => s.derived?.stream === stream);
 }

@@ -1,11 +1,12 @@
 /**
- * The sync as the Worker runs it, from POST /api/sync and from the Cron Trigger: the engine
- * (src/sync/run.ts), then the cached responses of what changed invalidated, and every outcome
- * logged as one JSON line (never a connection string, a key or a slug).
+ * The sync as the Worker runs it, from POST /api/sync, the Cron Trigger and the continuation
+ * queue: the engine (src/sync/run.ts), then the cached responses of what changed invalidated,
+ * and every outcome logged as one JSON line (never a connection string, a key or a slug).
  */
 import { BROKERS_SCOPE, customerScope, invalidate } from "../cache";
 import { getConfig, type Config, type Env } from "../env";
-import { AppError, describe } from "../errors";
+import { describe } from "../errors";
+import { LeaseHeldError } from "./errors";
 import type { SyncReport } from "./report";
 import { runSync, type RunOptions, type SyncOutcome } from "./run";
 
@@ -27,7 +28,7 @@ async function invalidateStale(stale: SyncOutcome["stale"], config: Config, orig
 }
 
 function logFailure(trigger: RunOptions["trigger"], err: unknown): void {
-  if (err instanceof AppError && err.status === 409) log("info", "sync_skipped", { trigger, reason: "another run holds the lease" });
+  if (err instanceof LeaseHeldError) log("info", "sync_skipped", { trigger, reason: err.message });
   else log("error", "sync_failed", { trigger, error: describe(err) });
 }
 

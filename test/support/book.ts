@@ -102,17 +102,15 @@ export async function writeSource(sql: Sql, book: Book): Promise<void> {
 }
 
 /**
- * Writes the book straight into a target database, as a finished sync would leave it:
- * soft-deleted rows left out, `updated_at` kept as `source_updated_at`, each transaction's
- * `customer_id` taken from its account, and every customer's stats and analytics computed by
- * the domain engine and stored in `customer_metrics`.
+ * Writes the book straight into a target database, as a finished sync would leave it: every
+ * row, soft-deleted ones as tombstones, `updated_at` kept as `source_updated_at`, each
+ * transaction's `customer_id` taken from its account, and every customer's stats and analytics
+ * computed by the domain engine and stored in `customer_metrics`.
  */
 export async function writeTarget(sql: Sql, book: Book): Promise<void> {
   const customerOf = new Map(book.accounts.map((a) => [a.id, a.customer_id]));
   const rows = (t: Table) =>
-    (book[t] as Array<Record<string, unknown> & Stamp>)
-      .filter(isLive)
-      .map(({ updated_at, deleted_at: _deleted, ...r }) => ({
+    (book[t] as Array<Record<string, unknown> & Stamp>).map(({ updated_at, ...r }) => ({
         ...r,
         source_updated_at: updated_at,
         ...(t === "transactions" ? { customer_id: customerOf.get(r.account_id as string) } : {}),

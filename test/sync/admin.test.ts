@@ -51,13 +51,25 @@ describe("one sync at a time", () => {
     const dbs = await withSource(sampleBook());
     const results = await Promise.all([postSync(dbs.env), postSync(dbs.env)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(results.find((r) => r.status === 409)!.body).toEqual({ success: false, error: "Conflict" });
+    const refused = results.find((r) => r.status === 409)!;
+    expect(refused.body).toEqual({
+      success: false,
+      error: "Conflict",
+      details: { reason: expect.stringMatching(/^another sync run holds the lease until \d{4}-/), retry_after_seconds: expect.any(Number) },
+    });
+    const retryAfter = Number(refused.headers.get("Retry-After"));
+    expect(retryAfter).toBe(refused.body.details.retry_after_seconds);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(LEASE_SECONDS);
   });
 
   it("answers 409 while another run holds the lease, and runs once a crashed run's lease expired", async () => {
     const dbs = await withSource(sampleBook());
     await dbs.target`insert into sync_lease values ('sync', ${crypto.randomUUID()}, now() + interval '1 minute')`;
-    expect((await postSync(dbs.env)).status).toBe(409);
+    const refused = await postSync(dbs.env);
+    expect(refused.status).toBe(409);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThanOrEqual(59);
+    expect(Number(refused.headers.get("Retry-After"))).toBeLessThanOrEqual(60);
 
     await dbs.target`update sync_lease set expires_at = now() - interval '1 second'`;
     expect((await synced(dbs.env)).complete).toBe(true);
@@ -69,7 +81,7 @@ describe("one sync at a time", () => {
     const [mine, theirs] = [crypto.randomUUID(), crypto.randomUUID()];
     await dbs.target`insert into sync_lease values ('sync', ${theirs}, now() + make_interval(secs => ${LEASE_SECONDS}))`;
     const write = dbs.target`insert into metrics_pending values (${crypto.randomUUID()})`;
-    const failure = await dbs.target.transaction([renewLease(dbs.target, mine), write]).catch((err: unknown) => err);
+    const failure = await dbs.target.transaction([renewLease(dbs.target, mine).query, write]).catch((err: unknown) => err);
     expect(isLeaseLost(failure)).toBe(true);
     expect(await dbs.target`select * from metrics_pending`).toEqual([]);
   });

@@ -10,7 +10,8 @@ describe("POST /api/sync", () => {
     const dbs = await withSource(book);
     const report = await synced(dbs.env);
     expect(report).toMatchObject({ complete: true, mode: "delta", synced_rows: countRows(book) });
-    expect(report.streams.transactions).toMatchObject({ inserted: 4, updated: 0, deleted: 0, orphans: 0 });
+    expect(report.streams.transactions).toMatchObject({ inserted: 4, updated: 0, deleted: 0, rejected: 0 });
+    expect(report).toMatchObject({ rejected_rows: 0, pending_rows: 0 });
     expect(report.changed_customers).toBe(2);
     await expectInSync(dbs);
   });
@@ -50,7 +51,7 @@ describe("POST /api/sync", () => {
     await expectInSync(dbs);
   });
 
-  it("removes a soft-deleted customer's accounts, holdings and transactions with it", async () => {
+  it("hides a soft-deleted customer with everything it owns, keeping the rows as tombstones", async () => {
     const book = sampleBook();
     const dbs = await withSource(book);
     await synced(dbs.env);
@@ -58,18 +59,13 @@ describe("POST /api/sync", () => {
 
     await softDelete(dbs.source, "customers", customer.id);
     const report = await synced(dbs.env);
-    // The customer, its two accounts, two holdings and three trades.
-    expect(report).toMatchObject({ synced_rows: 8, changed_customers: 1 });
-    expect(report.streams.customers.deleted).toBe(8);
-    const [left] = await dbs.target.query(
-      `select (select count(*) from accounts where customer_id = $1)::int as accounts,
-              (select count(*) from transactions where customer_id = $1)::int as transactions,
-              (select count(*) from holdings h join accounts a on a.id = h.account_id where a.customer_id = $1)::int as holdings,
-              (select count(*) from customer_metrics where customer_id = $1)::int as metrics`,
-      [customer.id],
-    );
-    expect(left).toEqual({ accounts: 0, transactions: 0, holdings: 0, metrics: 0 });
-    expect((await getJson(dbs.env, `/api/customers/${customer.slug}`)).status).toBe(404);
+    // Only the customer's row changed; what it owns stays in the target, unserved.
+    expect(report).toMatchObject({ synced_rows: 1, changed_customers: 1 });
+    expect(report.streams.customers.deleted).toBe(1);
+    for (const endpoint of ["customers", "portfolio", "transactions", "stats", "analytics", "aggregate"]) {
+      expect((await getJson(dbs.env, `/api/${endpoint}/${customer.slug}`)).status, endpoint).toBe(404);
+    }
+    expect((await getJson(dbs.env, `/api/transactions/${customer.slug}/${book.accounts[0]!.id}`)).status).toBe(404);
     await expectInSync(dbs);
   });
 

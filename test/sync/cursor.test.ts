@@ -1,7 +1,8 @@
 /** Paging and resuming: keyset cursors, the overlap window, interrupted runs and orphans. */
 import { describe, expect, it } from "vitest";
 import { Book, writeSource } from "../support/book";
-import { changeSource, countRows, expectInSync, runWith, sampleBook, sourceTime, synced, withSource } from "./helpers";
+import { getJson } from "../support/worker";
+import { countRows, dropSourceForeignKeys, expectInSync, insertSource, runWith, sampleBook, sourceTime, synced, withSource } from "./helpers";
 
 describe("the sync's cursors", () => {
   it("copies every row when rows sharing one updated_at straddle page boundaries", async () => {
@@ -79,29 +80,59 @@ describe("the sync's cursors", () => {
     await expectInSync(dbs);
   });
 
-  it("skips a child whose parent is not in the target yet, and copies it once the parent arrives", async () => {
+  it("holds a child whose parent arrives after the overlap window, and serves it once the parent comes", async () => {
     const book = new Book();
     const { staff, broker } = book.simpleCustomer();
     const dbs = await withSource(new Book());
+    await dropSourceForeignKeys(dbs.source);
     const recent = await sourceTime(dbs.source, -30);
     for (const t of [...book.brokers, ...book.staff, ...book.customers, ...book.accounts]) t.updated_at = recent;
     await writeSource(dbs.source, book);
     await synced(dbs.env);
 
-    // The parent is stamped too far back for the overlap window: as if its commit was missed.
+    // The parent is stamped far behind the overlap window: as if its commit was missed. Its
+    // account and trade arrive first, and wait.
     const late = new Book();
     const customer = late.customer({ staff_id: staff.id, updated_at: await sourceTime(dbs.source, -3600) });
     const account = late.account({ customer_id: customer.id, broker_id: broker.id, updated_at: await sourceTime(dbs.source, -10) });
+    const trade = late.trade({ account_id: account.id, trade_date: "2024-06-03", type: "buy", quantity: 10, price: "1000", updated_at: await sourceTime(dbs.source, -10) });
+    late.customers.length = 0;
     await writeSource(dbs.source, late);
-    const skipped = await synced(dbs.env);
-    expect(skipped).toMatchObject({ complete: true, synced_rows: 0 });
-    expect(skipped.streams.accounts.orphans).toBe(1);
+    const held = await synced(dbs.env);
+    expect(held).toMatchObject({ complete: true, synced_rows: 2, pending_rows: 1 });
 
-    await changeSource(dbs.source, "customers", customer.id, {}, await sourceTime(dbs.source, 0));
+    // Hours later the customer is committed, stamped long before: the cursor is far past it.
+    await insertSource(dbs.source, "customers", [customer]);
+    const stillHeld = await synced(dbs.env);
+    expect(stillHeld).toMatchObject({ synced_rows: 0, pending_rows: 1 });
+    const full = await synced(dbs.env, "full");
+    expect(full).toMatchObject({ complete: true, synced_rows: 1, pending_rows: 0 });
+    expect(full.streams.customers.inserted).toBe(1);
+    const { body } = await getJson(dbs.env, `/api/transactions/${customer.slug}`);
+    expect(body.data.map((t: { id: string }) => t.id)).toEqual([trade.id]);
+    await expectInSync(dbs);
+  }, 120_000);
+
+  it("holds a child whose parent is committed later, however late, and serves it once the parent's change is read", async () => {
+    const book = new Book();
+    const { staff, broker } = book.simpleCustomer();
+    const dbs = await withSource(book);
+    await dropSourceForeignKeys(dbs.source);
+    await synced(dbs.env);
+
+    const late = new Book();
+    const customer = late.customer({ staff_id: staff.id, updated_at: await sourceTime(dbs.source, -10) });
+    const account = late.account({ customer_id: customer.id, broker_id: broker.id, updated_at: await sourceTime(dbs.source, -10) });
+    late.customers.length = 0;
+    await writeSource(dbs.source, late);
+    expect(await synced(dbs.env)).toMatchObject({ synced_rows: 1, pending_rows: 1 });
+    expect((await getJson(dbs.env, `/api/customers/${customer.slug}`)).status).toBe(404);
+
+    await insertSource(dbs.source, "customers", [{ ...customer, updated_at: await sourceTime(dbs.source, 0) }]);
     const arrived = await synced(dbs.env);
-    expect(arrived.streams.customers.inserted).toBe(1);
-    expect(arrived.streams.accounts).toMatchObject({ inserted: 1, orphans: 0 });
-    expect(await dbs.target.query("select id from accounts where id = $1", [account.id])).toHaveLength(1);
+    expect(arrived).toMatchObject({ synced_rows: 1, pending_rows: 0 });
+    const { body } = await getJson(dbs.env, `/api/customers/${customer.slug}`);
+    expect(body.data.accounts.map((a: { id: string }) => a.id)).toEqual([account.id]);
     await expectInSync(dbs);
   });
 });

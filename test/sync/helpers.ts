@@ -1,21 +1,27 @@
 /**
  * Helpers for the sync suites: running the sync (through the admin route, or through runSync
- * where a test injects limits), comparing the target with the source table by table, and
- * stamping source rows with times from the source's own clock.
+ * where a test injects limits), comparing the target with the source, and stamping source rows
+ * with times from the source's own clock.
+ *
+ * Two comparisons, as DESIGN §7 frames it:
+ * - expectMirrored: the target holds every source row, column for column (tombstones too);
+ * - expectServed: what the API serves equals a reference computed here, independently of the
+ *   sync, from the source alone: a row is served when it and its owners are live and accepted
+ *   and its references are present; metrics by the domain functions over the served trades.
  */
 import { expect } from "vitest";
 import type { Sql } from "../../src/db/client";
+import type { AccountRow, BrokerRow, CustomerRow, HoldingRow, StaffRow, TransactionRow } from "../../src/db/source";
+import { computeMetrics } from "../../src/domain";
 import { getConfig, type Env } from "../../src/env";
 import type { BudgetLimits } from "../../src/sync/budget";
 import { isoMicros } from "../../src/sync/cursor";
 import type { Mode } from "../../src/sync/report";
 import { runSync } from "../../src/sync/run";
 import { STREAMS } from "../../src/sync/streams";
+import { Book, writeSource } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
 import { getJson } from "../support/worker";
-import { Book, writeSource } from "../support/book";
-
-const TABLES = STREAMS.map((s) => s.name);
 
 /** POST /api/sync with the configured admin key (or `key`), as an operator would. */
 export function postSync(env: Env, options: { mode?: Mode; key?: string | null } = {}) {
@@ -43,63 +49,185 @@ export async function withSource(book: Book, overrides: Partial<Env> = {}): Prom
   return dbs;
 }
 
-/**
- * Every row of the six tables as the target should hold it: the source's rows, minus soft-deleted
- * ones and minus rows below a soft-deleted parent, with `updated_at` as `source_updated_at`,
- * each transaction carrying its account's customer.
- */
-async function expectedTarget(source: Sql): Promise<Record<string, unknown[]>> {
-  const live = new Map<string, string>();
-  for (const stream of STREAMS) {
-    const parents = stream.parents.map((p) => `and ${p.column} in (select id from live_${p.stream})`).join(" ");
-    live.set(stream.name, `live_${stream.name} as (select * from ${stream.name} where deleted_at is null ${parents})`);
-  }
-  const ctes = [...live.values()].join(", ");
-  const result: Record<string, unknown[]> = {};
-  for (const stream of STREAMS) {
-    const columns = stream.columns.map((c) => `t.${c.name}`);
-    const customer = stream.name === "transactions" ? ", a.customer_id" : "";
-    const join = stream.name === "transactions" ? "join live_accounts a on a.id = t.account_id" : "";
-    result[stream.name] = await source.query(
-      `with ${ctes} select t.id, ${columns.join(", ")}${customer}, t.updated_at as source_updated_at
-       from live_${stream.name} t ${join} order by t.id`,
-    );
-  }
-  return result;
+/** Every contract column of every row of one table, `updated_at` under one name on both sides. */
+function contractRows(sql: Sql, table: string, updatedAt: string) {
+  const stream = STREAMS.find((s) => s.name === table)!;
+  const columns = stream.columns.map((c) => c.name);
+  return sql.query(
+    `select id, ${columns.join(", ")}, ${isoMicros(updatedAt)} as updated_at, ${isoMicros("deleted_at")} as deleted_at
+     from ${table} order by id`,
+  );
 }
 
-async function targetRows(target: Sql): Promise<Record<string, unknown[]>> {
-  const result: Record<string, unknown[]> = {};
-  for (const stream of STREAMS) {
-    const columns = [...stream.columns.map((c) => c.name), ...stream.derived.map((d) => d.name)];
-    result[stream.name] = await target.query(`select id, ${columns.join(", ")}, source_updated_at from ${stream.name} order by id`);
+/** The target holds exactly the source's rows, column for column, soft-deleted ones included. */
+export async function expectMirrored(dbs: TestDatabases): Promise<void> {
+  for (const { name } of STREAMS) {
+    expect(await contractRows(dbs.target, name, "source_updated_at"), name).toEqual(await contractRows(dbs.source, name, "updated_at"));
   }
-  return result;
+  // The copied customer_id follows the account as the target holds it (null while it is missing).
+  const drifted = await dbs.target`
+    select t.id from transactions t left join accounts a on a.id = t.account_id
+    where t.customer_id is distinct from a.customer_id`;
+  expect(drifted).toEqual([]);
 }
 
-/** The target equals the source, table by table and column by column. */
-export async function expectInSync(dbs: TestDatabases): Promise<void> {
-  expect(await targetRows(dbs.target)).toEqual(await expectedTarget(dbs.source));
+/** Rows the target set aside, as (table, id, reason). */
+export async function rejectedRows(target: Sql) {
+  const union = STREAMS.map((s) => `select '${s.name}' as stream, id::text, rejected as reason from ${s.name} where rejected is not null`);
+  return target.query(`${union.join(" union all ")} order by 1, 2`);
 }
 
-/** Everything the sync could change in the target: data, cursors, pending work and metrics. */
-export async function targetState(target: Sql) {
+// ---------------------------------------------------------------------------------------------
+// The reference: what the API should serve, from the source alone.
+
+interface SourceBook {
+  brokers: BrokerRow[];
+  staff: StaffRow[];
+  customers: CustomerRow[];
+  accounts: AccountRow[];
+  holdings: HoldingRow[];
+  transactions: TransactionRow[];
+}
+
+async function readSourceBook(source: Sql): Promise<SourceBook> {
+  const all = (table: string) => source.query(`select * from ${table} order by id`);
+  const [brokers, staff, customers, accounts, holdings, transactions] = await Promise.all(
+    ["brokers", "staff", "customers", "accounts", "holdings", "transactions"].map(all),
+  );
+  return { brokers, staff, customers, accounts, holdings, transactions } as unknown as SourceBook;
+}
+
+const STOCK_CODE = /^[A-Z0-9]{1,10}$/;
+const SERVABLE_SLUG = /^[A-Za-z0-9_-]{1,64}$/;
+const negative = (money: string) => money.startsWith("-") && Number(money) !== 0;
+
+/** Rows no ledger can hold, by the rules of DESIGN §7, restated here on purpose. */
+export const acceptable = {
+  customer: (c: CustomerRow) => SERVABLE_SLUG.test(c.slug),
+  holding: (h: HoldingRow) =>
+    h.quantity >= 0 && !negative(h.avg_cost) && !negative(h.total_cost) && STOCK_CODE.test(h.stock_code),
+  transaction: (t: TransactionRow) =>
+    t.quantity > 0 &&
+    ![t.price, t.total_value, t.fee, t.personal_tax].some(negative) &&
+    STOCK_CODE.test(t.stock_code),
+};
+
+const num = (money: string) => Number(money);
+const byKey = <T>(key: (row: T) => (string | number)[]) => (a: T, b: T) => {
+  const [ka, kb] = [key(a), key(b)];
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! < kb[i]! ? -1 : 1;
+  return 0;
+};
+
+export interface ServedCustomer {
+  slug: string;
+  aggregate: unknown;
+  /** The whole history, newest first, as 4.3 pages it. */
+  history: unknown[];
+}
+
+/** What the API should serve, per slug, and the broker list. */
+export async function referenceServed(source: Sql): Promise<{ customers: ServedCustomer[]; brokers: unknown[]; unservedSlugs: string[] }> {
+  const book = await readSourceBook(source);
+  const isLive = (r: { deleted_at: string | null }) => r.deleted_at === null;
+  const brokerById = new Map(book.brokers.map((b) => [b.id, b]));
+  const staffById = new Map(book.staff.map((s) => [s.id, s]));
+  const servedCustomers = book.customers.filter((c) => isLive(c) && acceptable.customer(c) && staffById.has(c.staff_id));
+  const brokerJson = (b: BrokerRow) => ({ id: b.id, name: b.name, code: b.code });
+
+  const customers = servedCustomers.map((c) => {
+    const staff = staffById.get(c.staff_id)!;
+    const accounts = book.accounts
+      .filter((a) => a.customer_id === c.id && isLive(a) && brokerById.has(a.broker_id))
+      .sort(byKey((a) => [brokerById.get(a.broker_id)!.code, a.account_no, a.id]));
+    const accountById = new Map(accounts.map((a) => [a.id, a]));
+    const accountRef = (a: AccountRow) => ({ id: a.id, account_no: a.account_no, broker: brokerJson(brokerById.get(a.broker_id)!) });
+    const holdings = book.holdings
+      .filter((h) => accountById.has(h.account_id) && isLive(h) && acceptable.holding(h))
+      .map((h) => ({ h, a: accountById.get(h.account_id)! }))
+      .sort(byKey(({ h, a }) => [h.stock_code, brokerById.get(a.broker_id)!.code, a.account_no, h.id]))
+      .map(({ h, a }) => ({
+        id: h.id,
+        stock_code: h.stock_code,
+        isin_code: h.isin_code,
+        quantity: h.quantity,
+        avg_cost: num(h.avg_cost),
+        total_cost: num(h.total_cost),
+        account: accountRef(a),
+      }));
+    const trades = book.transactions.filter((t) => accountById.has(t.account_id) && isLive(t) && acceptable.transaction(t));
+    const history = [...trades]
+      .sort(byKey((t) => [t.trade_date, t.id]))
+      .reverse()
+      .map((t) => ({
+        id: t.id,
+        trade_date: t.trade_date,
+        stock_code: t.stock_code,
+        isin_code: t.isin_code,
+        type: t.type,
+        quantity: t.quantity,
+        price: num(t.price),
+        total_value: num(t.total_value),
+        fee: num(t.fee),
+        personal_tax: num(t.personal_tax),
+        account: accountRef(accountById.get(t.account_id)!),
+      }));
+    const customer = {
+      id: c.id,
+      slug: c.slug,
+      name: c.name,
+      email: c.email,
+      phone: c.phone,
+      staff_id: c.staff_id,
+      staff: { id: staff.id, name: staff.name, email: staff.email },
+      accounts: accounts.map((a) => ({ id: a.id, customer_id: a.customer_id, broker_id: a.broker_id, account_no: a.account_no, broker: brokerJson(brokerById.get(a.broker_id)!) })),
+    };
+    return { slug: c.slug, aggregate: { customer, portfolio: holdings, ...computeMetrics(trades) }, history };
+  });
+  const served = new Set(customers.map((c) => c.slug));
   return {
-    rows: await targetRows(target),
-    cursors: await target`select * from sync_cursors order by stream`,
-    pending: await target`select * from metrics_pending order by customer_id`,
-    metrics: await target`select customer_id, stats, analytics from customer_metrics order by customer_id`,
+    customers,
+    brokers: book.brokers.filter(isLive).sort(byKey((b) => [b.code, b.id])).map(brokerJson),
+    unservedSlugs: book.customers.map((c) => c.slug).filter((s) => !served.has(s) && SERVABLE_SLUG.test(s)),
   };
 }
 
-export const countRows = (book: Book) => TABLES.reduce((n, t) => n + book[t].filter((r) => r.deleted_at === null).length, 0);
+/** The whole history of a slug through 4.3, page after page. */
+async function fullHistory(env: Env, slug: string): Promise<unknown[]> {
+  const rows: unknown[] = [];
+  for (let page = 1; ; page++) {
+    const { status, body } = await getJson(env, `/api/transactions/${slug}?per_page=100&page=${page}`);
+    expect(status).toBe(200);
+    rows.push(...body.data);
+    if (rows.length >= body.pagination.total) return rows;
+  }
+}
+
+/**
+ * What the API serves equals the reference: every served customer's data, a 404 for every other
+ * slug. Read past the edge cache, whose keys name no database: this compares what the database
+ * serves (the cache suites prove the cache).
+ */
+export async function expectServed(dbs: TestDatabases): Promise<void> {
+  const env = { ...dbs.env, CACHE_TTL_SECONDS: "0" };
+  const expected = await referenceServed(dbs.source);
+  for (const customer of expected.customers) {
+    const { status, body } = await getJson(env, `/api/aggregate/${customer.slug}`);
+    expect(status, customer.slug).toBe(200);
+    expect(body.data, customer.slug).toEqual(customer.aggregate);
+    expect(await fullHistory(env, customer.slug), customer.slug).toEqual(customer.history);
+  }
+  for (const slug of expected.unservedSlugs) {
+    const { status } = await getJson(env, `/api/customers/${slug}`);
+    expect(status, `${slug} is not served`).toBe(404);
+  }
+  const { body } = await getJson(env, "/api/brokers");
+  expect(body.data).toEqual(expected.brokers);
+}
 
 /** The source's time `offsetSeconds` from now, as a microsecond ISO string. */
 export async function sourceTime(source: Sql, offsetSeconds: number): Promise<string> {
-  const [row] = await source.query(
-    `select ${isoMicros("now() + make_interval(secs => $1)")} as at`,
-    [offsetSeconds],
-  );
+  const [row] = await source.query(`select ${isoMicros("now() + make_interval(secs => $1)")} as at`, [offsetSeconds]);
   return row!.at as string;
 }
 
@@ -111,6 +239,16 @@ export async function changeSource(source: Sql, table: string, id: string, chang
 
 export const softDelete = (source: Sql, table: string, id: string, at = "2025-06-01T00:00:00Z") =>
   changeSource(source, table, id, { deleted_at: at }, at);
+
+export const restore = (source: Sql, table: string, id: string, at = "2025-06-02T00:00:00Z") =>
+  changeSource(source, table, id, { deleted_at: null }, at);
+
+/** Inserts rows of one table into the source. */
+export async function insertSource(source: Sql, table: string, rows: object[]): Promise<void> {
+  await source.query(`insert into ${table} select * from jsonb_populate_recordset(null::${table}, $1::jsonb)`, [JSON.stringify(rows)]);
+}
+
+export const countRows = (book: Book) => STREAMS.reduce((n, s) => n + book[s.name].length, 0);
 
 /** A small but complete book: two customers, two brokers, accounts, holdings and trades. */
 export function sampleBook(): Book {
@@ -127,4 +265,30 @@ export function sampleBook(): Book {
   const otherAccount = book.account({ customer_id: other.id, broker_id: broker.id, account_no: "0009" });
   book.trade({ account_id: otherAccount.id, trade_date: "2024-02-15", type: "buy", quantity: 5, price: "101000" });
   return book;
+}
+
+/** Both comparisons: the target mirrors the source, and serves what the reference says. */
+export async function expectInSync(dbs: TestDatabases): Promise<void> {
+  await expectMirrored(dbs);
+  await expectServed(dbs);
+}
+
+/** Everything the sync could change in the target: data, cursors, pending work and metrics. */
+export async function targetState(target: Sql) {
+  const rows: Record<string, unknown[]> = {};
+  for (const { name } of STREAMS) rows[name] = await target.query(`select * from ${name} order by id`);
+  return {
+    rows,
+    cursors: await target`select * from sync_cursors order by stream`,
+    pending: await target`select * from metrics_pending order by customer_id`,
+    holdingsPending: await target`select * from holdings_pending order by 1, 2`,
+    metrics: await target`select customer_id, stats, analytics from customer_metrics order by customer_id`,
+    reconcile: await target`select * from reconcile_progress order by stream`,
+  };
+}
+
+/** Makes the source a back office without foreign keys, where a child can be committed before its parent. */
+export async function dropSourceForeignKeys(source: Sql): Promise<void> {
+  const keys = await source`select conrelid::regclass::text as tbl, conname from pg_constraint where contype = 'f'`;
+  for (const { tbl, conname } of keys) await source.query(`alter table ${tbl} drop constraint ${conname}`);
 }

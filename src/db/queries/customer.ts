@@ -10,9 +10,11 @@ import type { CustomerMetrics } from "../../domain/types";
 import type { Customer, Holding, Lookup } from "../../schemas";
 import type { Db } from "../client";
 import { customerMetrics, customers, staff } from "../schema";
+import { live } from "../served";
 import { customerJson, portfolioJson } from "./shapes";
 
-const bySlug = (slug: Lookup) => sql`${customers.slug} = ${slug}`;
+/** A served customer by slug: live, and with its staff member in the target (DESIGN §7). */
+const bySlug = (slug: Lookup) => sql`${customers.slug} = ${slug} and ${sql.raw(live(`"customers"`))}`;
 const withStaff = sql`join ${staff} on ${staff.id} = ${customers.staffId}`;
 const withMetrics = sql`left join ${customerMetrics} on ${customerMetrics.customerId} = ${customers.id}`;
 
@@ -27,7 +29,7 @@ export async function findCustomer(db: Db, slug: Lookup): Promise<Customer | und
 export async function findPortfolio(db: Db, slug: Lookup): Promise<Holding[] | undefined> {
   const { rows } = await db.execute<{ portfolio: Holding[] }>(sql`
     select ${portfolioJson} as portfolio
-    from ${customers}
+    from ${customers} ${withStaff}
     where ${bySlug(slug)}`);
   return rows[0]?.portfolio;
 }
@@ -39,7 +41,7 @@ export async function findPortfolio(db: Db, slug: Lookup): Promise<Holding[] | u
 async function findStoredMetric<K extends keyof CustomerMetrics>(db: Db, slug: Lookup, metric: K): Promise<CustomerMetrics[K] | undefined> {
   const { rows } = await db.execute<{ value: CustomerMetrics[K] | null }>(sql`
     select ${customerMetrics[metric]} as value
-    from ${customers} ${withMetrics}
+    from ${customers} ${withStaff} ${withMetrics}
     where ${bySlug(slug)}`);
   const row = rows[0];
   return row && (row.value ?? EMPTY_METRICS[metric]);

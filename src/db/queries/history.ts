@@ -7,8 +7,9 @@
 import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { HistoryQuery, Lookup, Transaction } from "../../schemas";
 import type { Db } from "../client";
-import { accounts, brokers, customers, transactions } from "../schema";
-import { transactionJson } from "./shapes";
+import { accounts, brokers, customers, staff, transactions } from "../schema";
+import { live } from "../served";
+import { servedAccountOfCustomer, transactionJson } from "./shapes";
 
 // A type, not an interface: row types must be indexable records.
 export type HistoryPage = {
@@ -31,6 +32,8 @@ export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQue
   const perAccount = owner.accountId !== undefined;
   const matching = and(
     eq(transactions.customerId, customers.id),
+    sql.raw(live(`"transactions"`)),
+    servedAccountOfCustomer,
     perAccount ? sql`${transactions.accountId} = ${owner.accountId}` : undefined,
     query.broker ? inArray(transactions.accountId, accountsAtBroker(query.broker)) : undefined,
     query.stock_code ? eq(transactions.stockCode, query.stock_code) : undefined,
@@ -42,7 +45,10 @@ export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQue
 
   const { rows } = await db.execute<HistoryPage>(sql`
     select
-      (select count(*)::int from ${transactions} where ${matching}) as total,
+      (select count(*)::int from ${transactions}
+        join ${accounts} on ${accounts.id} = ${transactions.accountId}
+        join ${brokers} on ${brokers.id} = ${accounts.brokerId}
+       where ${matching}) as total,
       coalesce((
         select json_agg(page.tx order by page.trade_date desc, page.id desc)
         from (
@@ -55,8 +61,8 @@ export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQue
           limit ${query.per_page} offset ${(query.page - 1) * query.per_page}
         ) page
       ), '[]'::json) as data
-    from ${customers}
-    where ${and(sql`${customers.slug} = ${owner.slug}`, owned)}`);
+    from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
+    where ${and(sql`${customers.slug} = ${owner.slug}`, sql.raw(live(`"customers"`)), owned)}`);
   return rows[0];
 }
 
@@ -64,9 +70,12 @@ export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQue
 function accountsAtBroker(code: string) {
   return sql`(
     select ${accounts.id} from ${accounts} join ${brokers} on ${brokers.id} = ${accounts.brokerId}
-    where ${accounts.customerId} = ${customers.id} and lower(${brokers.code}) = ${code})`;
+    where ${servedAccountOfCustomer} and lower(${brokers.code}) = ${code})`;
 }
 
+/** The account is one of the customer's served accounts. */
 function ownsAccount(accountId: Lookup) {
-  return sql`exists (select from ${accounts} where ${accounts.id} = ${accountId} and ${accounts.customerId} = ${customers.id})`;
+  return sql`exists (
+    select from ${accounts} join ${brokers} on ${brokers.id} = ${accounts.brokerId}
+    where ${accounts.id} = ${accountId} and ${servedAccountOfCustomer})`;
 }

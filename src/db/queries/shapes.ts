@@ -10,6 +10,10 @@
 import { sql } from "drizzle-orm";
 import type { Customer, Holding, Transaction } from "../../schemas";
 import { accounts, brokers, customers, holdings, staff, transactions } from "../schema";
+import { live } from "../served";
+
+/** The customer's served accounts (DESIGN §7); needs `customers`, `accounts` and its `brokers` joined. */
+export const servedAccountOfCustomer = sql`${sql.raw(live(`"accounts"`))} and ${accounts.customerId} = ${customers.id}`;
 
 /** Needs `brokers` in scope. */
 const brokerJson = sql`json_build_object('id', ${brokers.id}, 'name', ${brokers.name}, 'code', ${brokers.code})`;
@@ -25,7 +29,7 @@ const customerAccountsJson = sql`coalesce((
       'account_no', ${accounts.accountNo}, 'broker', ${brokerJson})
     order by ${brokers.code}, ${accounts.accountNo}, ${accounts.id})
   from ${accounts} join ${brokers} on ${brokers.id} = ${accounts.brokerId}
-  where ${accounts.customerId} = ${customers.id}
+  where ${servedAccountOfCustomer}
 ), '[]'::json)`;
 
 /** The profile with staff and accounts; needs `customers` and its `staff` in scope. */
@@ -46,7 +50,7 @@ export const portfolioJson = sql<Holding[]>`coalesce((
   from ${holdings}
     join ${accounts} on ${accounts.id} = ${holdings.accountId}
     join ${brokers} on ${brokers.id} = ${accounts.brokerId}
-  where ${accounts.customerId} = ${customers.id}
+  where ${servedAccountOfCustomer} and ${sql.raw(live(`"holdings"`))}
 ), '[]'::json)`;
 
 /** Needs `transactions` and its `accounts` and `brokers` in scope. */

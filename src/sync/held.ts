@@ -1,0 +1,52 @@
+/**
+ * Rows the target keeps but cannot serve yet, and rows it set aside (DESIGN §7): both are
+ * derived from the tables themselves, so they cannot drift from the data.
+ *
+ * - Held: a live row whose parent (owner or reference) is not in the target. It waits where it
+ *   is, with its payload, and is served as soon as the parent arrives, however late.
+ * - Rejected: a row no ledger can hold, stored with the reason in `rejected`.
+ */
+import type { Sql } from "../db/client";
+import { int, manyRows, oneRow, text, type Statement } from "./database";
+import { STREAMS, type Stream, type StreamName } from "./streams";
+
+/** SQL yielding (stream, id, reason) for the held rows of one stream. */
+function heldRows(stream: Stream): string[] {
+  const { derived } = stream;
+  return stream.parents.map((parent) => {
+    // A copied column is null exactly while its parent is missing: an indexed test instead of
+    // an anti-join over the whole table (transactions).
+    const missing =
+      derived?.foreignKey === parent.column
+        ? `r.${derived.name} is null`
+        : `not exists (select from ${parent.stream} p where p.id = r.${parent.column})`;
+    return `select '${stream.name}'::text as stream, r.id, '${parent.column} ' || r.${parent.column} || ' is not in the target' as reason
+      from ${stream.name} r where r.deleted_at is null and ${missing}`;
+  });
+}
+
+const HELD = STREAMS.flatMap(heldRows).join(" union all ");
+
+export interface ListedRow {
+  stream: StreamName;
+  id: string;
+  reason: string;
+}
+
+const listed = (r: Record<string, unknown>): ListedRow => ({ stream: text(r.stream) as StreamName, id: text(r.id), reason: text(r.reason) });
+
+export const countHeld = (target: Sql): Statement<number> =>
+  oneRow(target.query(`select count(*)::int as held from (${HELD}) h`), (r) => int(r.held));
+
+export const listHeld = (target: Sql, limit: number) =>
+  manyRows(target.query(`select * from (${HELD}) h order by stream, id limit $1`, [limit]), listed);
+
+const REJECTED = STREAMS.map(
+  (s) => `select '${s.name}'::text as stream, id, rejected as reason from ${s.name} where rejected is not null`,
+).join(" union all ");
+
+export const countRejected = (target: Sql): Statement<number> =>
+  oneRow(target.query(`select count(*)::int as rejected from (${REJECTED}) r`), (r) => int(r.rejected));
+
+export const listRejected = (target: Sql, limit: number) =>
+  manyRows(target.query(`select * from (${REJECTED}) r order by stream, id limit $1`, [limit]), listed);
