@@ -1,7 +1,11 @@
-import { type Decimal, ZERO, divInt, fromInt, mulInt, parseDecimal } from "./decimal";
+/**
+ * FIFO matching of one holding (DESIGN §6), exact: each deal's pnl comes out as a fraction of
+ * 10^-4 đồng and its holding days as share-days over shares, nothing divided or rounded.
+ */
 import type { TradeInput } from "./types";
+import { parseUnits, smallUnits } from "./units";
 
-/** A transaction with its money parsed once, so the sums and the matching share the work. */
+/** A transaction with its money parsed once, in 10^-4 đồng. */
 export interface ParsedTrade {
   id: string;
   account_id: string;
@@ -11,29 +15,28 @@ export interface ParsedTrade {
   stock_code: string;
   type: "buy" | "sell";
   quantity: number;
-  total_value: Decimal;
-  fee: Decimal;
-  personal_tax: Decimal;
+  /**
+   * Money in 10^-4 đồng. Doubles when all three are small (units.ts smallUnits: exact, and so
+   * are their sums), which skips most bigint work; otherwise `big` holds them and these are 0.
+   */
+  total_value: number;
+  fee: number;
+  personal_tax: number;
+  big: { total_value: bigint; fee: bigint; personal_tax: bigint } | null;
 }
 
-/** A realized deal before rounding: one per sell that matched at least one share. */
-export interface ExactDeal {
-  sell_id: string;
-  account_id: string;
-  stock_code: string;
-  sell_date: string;
-  quantity_sold: number;
-  realized_pnl: Decimal;
-  /** Share-weighted mean of calendar days from each consumed lot's buy to the sell. */
-  holding_days: Decimal;
-}
-
-export interface FifoResult {
-  deals: ExactDeal[];
-  unmatched_sell_quantity: number;
-}
+/**
+ * Receives each deal. pnl = pnlNum / pnlDen exactly (pnlDen > 0, not reduced; it divides
+ * first lot's shares x last lot's shares x sell quantity); holding days = shareDays / matched.
+ * A callback rather than a deal object, so the fast path allocates nothing per deal.
+ */
+export type DealSink = (sell: ParsedTrade, matched: number, pnlNum: bigint, pnlDen: bigint, shareDays: number) => void;
 
 export function parseTrade(t: TradeInput): ParsedTrade {
+  const value = smallUnits(t.total_value);
+  const fee = smallUnits(t.fee);
+  const tax = smallUnits(t.personal_tax);
+  const small = value >= 0 && fee >= 0 && tax >= 0;
   return {
     id: t.id,
     account_id: t.account_id,
@@ -42,111 +45,127 @@ export function parseTrade(t: TradeInput): ParsedTrade {
     stock_code: t.stock_code,
     type: t.type,
     quantity: t.quantity,
-    total_value: parseDecimal(t.total_value),
-    fee: parseDecimal(t.fee),
-    personal_tax: parseDecimal(t.personal_tax),
+    total_value: small ? value : 0,
+    fee: small ? fee : 0,
+    personal_tax: small ? tax : 0,
+    big: small
+      ? null
+      : { total_value: parseUnits(t.total_value), fee: parseUnits(t.fee), personal_tax: parseUnits(t.personal_tax) },
   };
 }
 
-/**
- * FIFO matching per (account_id, stock_code), DESIGN §6: trades are grouped by that key, each
- * group sorted once, then walked with its open lots as a queue. O(n log n) overall.
- */
-export function matchFifo(trades: readonly ParsedTrade[]): FifoResult {
-  const deals: ExactDeal[] = [];
-  let unmatched = 0;
-  for (const holding of groupByHolding(trades)) {
-    holding.sort(fifoOrder);
-    unmatched += matchHolding(holding, deals);
-  }
-  return { deals, unmatched_sell_quantity: unmatched };
+/** A buy's cost, value + fee + tax, exactly. */
+function costOf(t: ParsedTrade): bigint {
+  return t.big ? t.big.total_value + t.big.fee + t.big.personal_tax : BigInt(t.total_value + t.fee + t.personal_tax);
 }
 
-/** Nested maps rather than a joined string key: no string is built per trade. */
-function groupByHolding(trades: readonly ParsedTrade[]): ParsedTrade[][] {
-  const byAccount = new Map<string, Map<string, ParsedTrade[]>>();
-  for (const trade of trades) {
-    let byStock = byAccount.get(trade.account_id);
-    if (!byStock) byAccount.set(trade.account_id, (byStock = new Map()));
-    const holding = byStock.get(trade.stock_code);
-    if (holding) holding.push(trade);
-    else byStock.set(trade.stock_code, [trade]);
-  }
-  return [...byAccount.values()].flatMap((byStock) => [...byStock.values()]);
+/** A sell's net proceeds, value - fee - tax, exactly. */
+function netOf(t: ParsedTrade): bigint {
+  return t.big ? t.big.total_value - t.big.fee - t.big.personal_tax : BigInt(t.total_value - t.fee - t.personal_tax);
 }
 
 /** trade_date, then buys before sells on the same date, then id. */
-function fifoOrder(a: ParsedTrade, b: ParsedTrade): number {
+export function fifoOrder(a: ParsedTrade, b: ParsedTrade): number {
   if (a.day !== b.day) return a.day - b.day;
   if (a.type !== b.type) return a.type === "buy" ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /**
- * Walks one holding's trades in FIFO order, appending its deals; returns the unmatched sold
- * shares. Open lots form a queue: an array plus the index of the oldest lot still open.
+ * Walks one holding's trades, already in fifoOrder, passing each deal to `sink`; returns the
+ * sold shares left unmatched. Open lots are parallel arrays (no object per lot) used as a
+ * queue from `head`. A lot keeps its original shares and cost and how many shares are used,
+ * so every part of it is cost * take / shares exactly and the parts add up to its cost.
  */
-function matchHolding(trades: readonly ParsedTrade[], deals: ExactDeal[]): number {
-  const lots: { shares: number; cost: Decimal; day: number }[] = [];
+export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink): number {
+  const shares: number[] = [];
+  const cost: bigint[] = [];
+  const used: number[] = [];
+  const day: number[] = [];
   let head = 0;
   let unmatched = 0;
   for (const trade of trades) {
-    // A row without shares (not in real data) takes no part: an empty lot would drag its cost
-    // into the next deal, and a sell of nothing has nothing to match.
+    // A row without shares (not in real data) takes no part: an empty lot has no unit cost,
+    // and a sell of nothing has nothing to match.
     if (trade.quantity <= 0) continue;
-
     if (trade.type === "buy") {
-      lots.push({
-        shares: trade.quantity,
-        cost: trade.total_value + trade.fee + trade.personal_tax,
-        day: trade.day,
-      });
+      shares.push(trade.quantity);
+      cost.push(costOf(trade));
+      used.push(0);
+      day.push(trade.day);
       continue;
     }
 
     let wanted = trade.quantity;
-    let cost = ZERO;
-    let shareDays = 0; // an exact integer: shares (< 2^31) times days (< 2^22) stays below 2^53
-    while (wanted > 0) {
-      const lot = lots[head];
-      if (!lot) break;
-      const take = Math.min(wanted, lot.shares);
-      shareDays += take * (trade.day - lot.day);
-      if (take === lot.shares) {
-        cost += lot.cost;
-        head++;
+    // pnl = whole + fraction: `whole` collects the integer parts; each inexact part adds its
+    // remainder over its denominator to num/den (at most three: the sell's proceeds, a lot
+    // opened by an earlier sell, and the lot this sell leaves open).
+    let whole = 0n;
+    let num = 0n;
+    let den = 1n;
+    let shareDays = 0; // shares (< 2^31) x days (< 2^22) < 2^53: an exact integer
+    while (wanted > 0 && head < shares.length) {
+      const lotShares = shares[head] as number;
+      const left = lotShares - (used[head] as number);
+      const take = wanted < left ? wanted : left;
+      shareDays += take * (trade.day - (day[head] as number));
+      if (take === lotShares) {
+        whole -= cost[head] as bigint;
       } else {
-        // Prorate from what is left and subtract, so a lot's parts always add up to its cost.
-        const part = divInt(mulInt(lot.cost, take), lot.shares);
-        cost += part;
-        lot.cost -= part;
-        lot.shares -= take;
+        const part = (cost[head] as bigint) * BigInt(take);
+        const q = BigInt(lotShares);
+        const int = part / q;
+        whole -= int;
+        const rest = part - int * q;
+        if (rest !== 0n) {
+          num = num * q - rest * den;
+          den *= q;
+        }
       }
       wanted -= take;
+      if (take === left) head++;
+      else used[head] = (used[head] as number) + take;
     }
 
     const matched = trade.quantity - wanted;
     unmatched += wanted;
     if (matched === 0) continue;
-    const net = trade.total_value - trade.fee - trade.personal_tax;
-    const proceeds = matched === trade.quantity ? net : divInt(mulInt(net, matched), trade.quantity);
-    deals.push({
-      sell_id: trade.id,
-      account_id: trade.account_id,
-      stock_code: trade.stock_code,
-      sell_date: trade.trade_date,
-      quantity_sold: matched,
-      realized_pnl: proceeds - cost,
-      holding_days: divInt(fromInt(shareDays), matched),
-    });
+    const net = netOf(trade);
+    if (matched === trade.quantity) {
+      whole += net;
+    } else {
+      const part = net * BigInt(matched);
+      const q = BigInt(trade.quantity);
+      const int = part / q;
+      whole += int;
+      const rest = part - int * q;
+      if (rest !== 0n) {
+        num = num * q + rest * den;
+        den *= q;
+      }
+    }
+    sink(trade, matched, den === 1n ? whole + num : whole * den + num, den, shareDays);
   }
   return unmatched;
 }
 
-/** Days since 1970-01-01 for a YYYY-MM-DD date; UTC on both ends, so no time zone shifts. */
+/**
+ * Days since 1970-01-01 for a YYYY-MM-DD date, by whole-number calendar arithmetic (H. Hinnant's
+ * days_from_civil): valid for every year 0000-9999, where Date.UTC maps years below 100 to 19xx.
+ */
 function dayNumber(date: string): number {
-  const year = Number(date.slice(0, 4));
-  const month = Number(date.slice(5, 7));
-  const day = Number(date.slice(8, 10));
-  return Date.UTC(year, month - 1, day) / 86_400_000;
+  if (date === lastDate) return lastDay; // trades arrive in runs of one date
+  const m = Number(date.slice(5, 7));
+  const d = Number(date.slice(8, 10));
+  const y = Number(date.slice(0, 4)) - (m <= 2 ? 1 : 0);
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  lastDate = date;
+  lastDay = era * 146_097 + dayOfEra - 719_468;
+  return lastDay;
 }
+
+let lastDate = "";
+let lastDay = 0;

@@ -1,3 +1,4 @@
 export { computeMetrics } from "./metrics";
-export { type ExactDeal, type FifoResult, type ParsedTrade, matchFifo, parseTrade } from "./fifo";
+export { type HoldingPartial, type PartialDeal, type PartialSum, PARTIAL_FORMAT, holdingPartial, mergePartials } from "./partial";
+export { type DealSink, type ParsedTrade, matchHolding, parseTrade } from "./fifo";
 export type { Analytics, AnalyticsSummary, CustomerMetrics, Deal, Stats, TradeInput } from "./types";

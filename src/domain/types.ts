@@ -49,6 +49,8 @@ export interface AnalyticsSummary {
   total_realized_pnl: number;
   total_fee_tax: number;
   monthly_trade_counts: Record<string, number>;
+  /** Sum of deal pnl by YYYY-MM of the sell's date, ascending; months without a deal absent. */
+  monthly_realized_pnl: Record<string, number>;
   /** Sold shares with no open lot to match (history before the data began, bonus shares). */
   unmatched_sell_quantity: number;
 }

@@ -2,7 +2,7 @@
  * Times computeMetrics on 100,000 trades of one customer, beside a floor: one plain pass over
  * the same array, so the number means something on whatever machine runs it.
  */
-import { type TradeInput, computeMetrics } from "../../src/domain";
+import { type HoldingPartial, type TradeInput, computeMetrics, holdingPartial, mergePartials } from "../../src/domain";
 
 const TRADES = 100_000;
 const RUNS = 5;
@@ -10,13 +10,42 @@ const RUNS = 5;
 /** Results feed this module-level value, so the engine cannot drop the timed work. */
 let sink = 0;
 
-export function runDomainBenchmark(): { trades: number; computeMs: number; floorMs: number } {
+export interface DomainBenchmark {
+  trades: number;
+  computeMs: number;
+  floorMs: number;
+  worstMs: number;
+  worstFloorMs: number;
+  partialMs: number;
+  mergeMs: number;
+}
+
+export function runDomainBenchmark(): DomainBenchmark {
   const trades = generateTrades(TRADES);
+  const worst = generateTrades(TRADES, { coprime: true });
   computeMetrics(trades); // warm-up
   floorPass(trades);
   const computeMs = median(time(() => (sink += computeMetrics(trades).stats.transaction_count)));
   const floorMs = median(time(() => (sink += floorPass(trades))));
-  return { trades: trades.length, computeMs, floorMs };
+  computeMetrics(worst);
+  const worstMs = median(time(() => (sink += computeMetrics(worst).stats.transaction_count)));
+  const worstFloorMs = median(time(() => (sink += floorPass(worst))));
+
+  // One holding of 100,000 trades: every trade in the same account and stock.
+  const one = trades.map((t) => ({ ...t, account_id: "a", stock_code: "ONE" }));
+  holdingPartial(one);
+  const partialMs = median(time(() => (sink += holdingPartial(one).transactions)));
+
+  // 200 holdings' partials, as stored (through JSON), merged into one customer's metrics.
+  const holdings = new Map<string, TradeInput[]>();
+  for (const [i, t] of trades.slice(0, 20_000).entries()) {
+    const key = `h${i % 200}`;
+    holdings.set(key, [...(holdings.get(key) ?? []), { ...t, account_id: key }]);
+  }
+  const partials = JSON.parse(JSON.stringify([...holdings.values()].map(holdingPartial))) as HoldingPartial[];
+  mergePartials(partials);
+  const mergeMs = median(time(() => (sink += mergePartials(partials)?.stats.transaction_count ?? 0)));
+  return { trades: trades.length, computeMs, floorMs, worstMs, worstFloorMs, partialMs, mergeMs };
 }
 
 function time(run: () => void): number[] {
@@ -43,8 +72,12 @@ function floorPass(trades: readonly TradeInput[]): number {
  * A deterministic history: 3 accounts, 30 tickers, 20 trades a day from 2010 on, buys in
  * board lots of 100, prices on a 50 đồng tick, fee 0.15% (fractional đồng), sell tax 0.1%.
  * Sells take part of the position; one in twenty asks for 10% more than is held.
+ *
+ * `coprime`, the worst case for exact arithmetic: quantities are distinct primes (so the
+ * fractions of split lots and sells share no factors and none is exact in the fixed scale),
+ * and every fee has 4 decimals.
  */
-export function generateTrades(count: number): TradeInput[] {
+export function generateTrades(count: number, { coprime = false } = {}): TradeInput[] {
   const random = mulberry32(20240601);
   const accounts = ["a", "b", "c"].map((c) => `${c.repeat(8)}-0000-4000-8000-000000000000`);
   const tickers = Array.from({ length: 30 }, (_, i) => `T${String(i).padStart(2, "0")}X`);
@@ -62,10 +95,11 @@ export function generateTrades(count: number): TradeInput[] {
     const key = `${account}/${t}`;
     const position = held.get(key) ?? 0;
     const isSell = position > 0 && random() < 0.45;
-    let quantity = 100 * (1 + Math.floor(random() * 20));
+    let quantity = coprime ? (PRIMES[Math.floor(random() * PRIMES.length)] as number) : 100 * (1 + Math.floor(random() * 20));
     if (isSell) {
       const part = Math.max(1, Math.round((position * (0.2 + random() * 0.8)) / 100)) * 100;
       quantity = random() < 0.05 ? Math.round(position * 1.1) : Math.min(part, position);
+      if (coprime) quantity = Math.min(quantity, position) === position ? position : nextPrime(Math.min(quantity, position) - 1);
     }
     held.set(key, isSell ? Math.max(0, position - quantity) : position + quantity);
 
@@ -79,11 +113,25 @@ export function generateTrades(count: number): TradeInput[] {
       type: isSell ? "sell" : "buy",
       quantity,
       total_value: `${value}.0000`,
-      fee: units(value * 15), // 0.15% in 1/10,000 đồng
+      fee: units(value * 15 + (coprime ? 1 + Math.floor(random() * 9_998) : 0)), // 0.15% in 1/10,000 đồng
       personal_tax: isSell ? units(value * 10) : "0.0000", // 0.1%
     });
   }
   return trades;
+}
+
+/** Primes from 37 (beyond the fixed scale's factors) to about 2,000. */
+const PRIMES = Array.from({ length: 2_000 }, (_, i) => i).filter((n) => n >= 37 && isPrime(n));
+
+function isPrime(n: number): boolean {
+  for (let d = 2; d * d <= n; d++) if (n % d === 0) return false;
+  return n > 1;
+}
+
+function nextPrime(n: number): number {
+  let p = Math.max(n, 37);
+  while (!isPrime(p)) p++;
+  return p;
 }
 
 function mulberry32(seed: number): () => number {

@@ -1,0 +1,273 @@
+/**
+ * What the metrics need from a set of trades, in a form that adds: exact integer sums, counts,
+ * fixed-scale sums with their count of inexact terms (fixed.ts), and the five best and worst
+ * deals with exact pnl. The aggregate of a customer is the sum of its holdings' aggregates, so
+ * one holding's trades can change without the others being read again.
+ */
+import { type DealSink, type ParsedTrade, fifoOrder, matchHolding } from "./fifo";
+import { SCALE } from "./fixed";
+
+export const TOP_DEALS = 5;
+
+/** A deal in a top list: exact pnl num/den (10^-4 đồng), exact days shareDays/matched. */
+export interface TopDeal {
+  num: bigint;
+  den: bigint;
+  shareDays: number;
+  matched: number;
+  sell_date: string;
+  stock_code: string;
+  sell_id: string;
+}
+
+/**
+ * A fixed-scale sum (fixed.ts), worth whole * SCALE + scaled units of SCALE, and within
+ * `inexact` units of the exact sum. Integer terms (most deals) go to `whole` unscaled, so
+ * they cost one small addition and no multiplication.
+ */
+export interface FixedSum {
+  whole: bigint;
+  scaled: bigint;
+  inexact: number;
+}
+
+export function fixedSum(): FixedSum {
+  return { whole: 0n, scaled: 0n, inexact: 0 };
+}
+
+/** The sum in units of SCALE. */
+export function scaledTotal(s: FixedSum): bigint {
+  return s.whole * SCALE + s.scaled;
+}
+
+/** Adds the fraction num/den (den > 0) to `total`. */
+function addFraction(total: FixedSum, num: bigint, den: bigint): void {
+  if (den === 1n) {
+    total.whole += num;
+    return;
+  }
+  const scaled = num * SCALE;
+  const q = scaled / den;
+  total.scaled += q;
+  if (q * den !== scaled) total.inexact++;
+}
+
+export interface Aggregate {
+  transactions: number;
+  deals: number;
+  wins: number;
+  losses: number;
+  unmatched: number;
+  buyValue: bigint;
+  sellValue: bigint;
+  buyFee: bigint;
+  sellFee: bigint;
+  tax: bigint;
+  from: string | null;
+  to: string | null;
+  monthTrades: Map<string, number>;
+  monthPnl: Map<string, FixedSum>;
+  winPnl: FixedSum;
+  lossPnl: FixedSum;
+  winDays: FixedSum;
+  lossDays: FixedSum;
+  topWins: TopDeal[];
+  topLosses: TopDeal[];
+  /** The month of the last deal and its entry in monthPnl, so a run of one month looks up once. */
+  lastMonth: string;
+  lastMonthSum: FixedSum | null;
+}
+
+export function emptyAggregate(): Aggregate {
+  return {
+    transactions: 0,
+    deals: 0,
+    wins: 0,
+    losses: 0,
+    unmatched: 0,
+    buyValue: 0n,
+    sellValue: 0n,
+    buyFee: 0n,
+    sellFee: 0n,
+    tax: 0n,
+    from: null,
+    to: null,
+    monthTrades: new Map(),
+    monthPnl: new Map(),
+    winPnl: fixedSum(),
+    lossPnl: fixedSum(),
+    winDays: fixedSum(),
+    lossDays: fixedSum(),
+    topWins: [],
+    topLosses: [],
+    lastMonth: "",
+    lastMonthSum: null,
+  };
+}
+
+/** Adds one holding's trades (any order) to `agg`. */
+export function addHolding(agg: Aggregate, holding: ParsedTrade[], onDeal?: DealSink): void {
+  holding.sort(fifoOrder);
+  addTransactions(agg, holding);
+  agg.unmatched += matchHolding(holding, (sell, matched, num, den, shareDays) => {
+    addDeal(agg, sell, matched, num, den, shareDays);
+    onDeal?.(sell, matched, num, den, shareDays);
+  });
+}
+
+/** Sums of doubles stay exact below 2^53: flush to the bigint before a sum could pass it. */
+const FLUSH = 2 ** 52;
+
+function addTransactions(agg: Aggregate, trades: readonly ParsedTrade[]): void {
+  let { from, to } = agg;
+  // Sorted trades come in runs of one month: count a run, then add it to the map once.
+  let month = "";
+  let run = 0;
+  // Small money (below 2^51 each) adds up in doubles, exactly, and moves to the bigints in bulk.
+  let buyValue = 0;
+  let sellValue = 0;
+  let buyFee = 0;
+  let sellFee = 0;
+  let tax = 0;
+  for (const t of trades) {
+    if (t.big) {
+      if (t.type === "buy") {
+        agg.buyValue += t.big.total_value;
+        agg.buyFee += t.big.fee;
+      } else {
+        agg.sellValue += t.big.total_value;
+        agg.sellFee += t.big.fee;
+      }
+      agg.tax += t.big.personal_tax;
+    } else {
+      if (t.type === "buy") {
+        buyValue += t.total_value;
+        buyFee += t.fee;
+      } else {
+        sellValue += t.total_value;
+        sellFee += t.fee;
+      }
+      tax += t.personal_tax;
+      if (buyValue >= FLUSH || buyFee >= FLUSH || sellValue >= FLUSH || sellFee >= FLUSH || tax >= FLUSH) {
+        agg.buyValue += BigInt(buyValue);
+        agg.buyFee += BigInt(buyFee);
+        agg.sellValue += BigInt(sellValue);
+        agg.sellFee += BigInt(sellFee);
+        agg.tax += BigInt(tax);
+        buyValue = buyFee = sellValue = sellFee = tax = 0;
+      }
+    }
+    const date = t.trade_date;
+    if (from === null || date < from) from = date;
+    if (to === null || date > to) to = date;
+    if (run > 0 && date.startsWith(month)) {
+      run++;
+    } else {
+      if (run > 0) agg.monthTrades.set(month, (agg.monthTrades.get(month) ?? 0) + run);
+      month = date.slice(0, 7);
+      run = 1;
+    }
+  }
+  if (run > 0) agg.monthTrades.set(month, (agg.monthTrades.get(month) ?? 0) + run);
+  agg.buyValue += BigInt(buyValue);
+  agg.buyFee += BigInt(buyFee);
+  agg.sellValue += BigInt(sellValue);
+  agg.sellFee += BigInt(sellFee);
+  agg.tax += BigInt(tax);
+  agg.transactions += trades.length;
+  agg.from = from;
+  agg.to = to;
+}
+
+/** Reused for the candidate of each deal, so a deal that enters no top list allocates nothing. */
+const candidate: TopDeal = { num: 0n, den: 1n, shareDays: 0, matched: 0, sell_date: "", stock_code: "", sell_id: "" };
+
+function addDeal(agg: Aggregate, sell: ParsedTrade, matched: number, num: bigint, den: bigint, shareDays: number): void {
+  agg.deals++;
+  // A holding's sells come in date order: look the month's sum up once per run of a month.
+  let monthSum = agg.lastMonthSum;
+  if (monthSum === null || !sell.trade_date.startsWith(agg.lastMonth)) {
+    agg.lastMonth = sell.trade_date.slice(0, 7);
+    monthSum = agg.monthPnl.get(agg.lastMonth) ?? null;
+    if (!monthSum) agg.monthPnl.set(agg.lastMonth, (monthSum = fixedSum()));
+    agg.lastMonthSum = monthSum;
+  }
+  addFraction(monthSum, num, den);
+  if (num === 0n) return; // break-even: only total_deals and its month
+
+  const win = num > 0n;
+  if (win) agg.wins++;
+  else agg.losses++;
+  addFraction(win ? agg.winPnl : agg.lossPnl, num, den);
+  const rest = shareDays % matched;
+  const days = win ? agg.winDays : agg.lossDays;
+  days.whole += BigInt((shareDays - rest) / matched);
+  if (rest !== 0) addFraction(days, BigInt(rest), BigInt(matched));
+
+  candidate.num = num;
+  candidate.den = den;
+  candidate.shareDays = shareDays;
+  candidate.matched = matched;
+  candidate.sell_date = sell.trade_date;
+  candidate.stock_code = sell.stock_code;
+  candidate.sell_id = sell.id;
+  offerTop(win ? agg.topWins : agg.topLosses, candidate, win);
+}
+
+/** Inserts a copy of `deal` into `top` (kept ranked, at most TOP_DEALS long) if it ranks there. */
+export function offerTop(top: TopDeal[], deal: TopDeal, wins: boolean): void {
+  let at = top.length;
+  while (at > 0 && rank(deal, top[at - 1] as TopDeal, wins) < 0) at--;
+  if (at === TOP_DEALS) return;
+  top.splice(at, 0, { ...deal });
+  if (top.length > TOP_DEALS) top.pop();
+}
+
+/**
+ * DESIGN §6: exact pnl (descending for wins, ascending for losses), then sell_date descending,
+ * then stock_code; the sell's id settles what is left (two accounts), so input order never shows.
+ */
+export function rank(a: TopDeal, b: TopDeal, wins: boolean): number {
+  const byPnl = comparePnl(a, b);
+  if (byPnl !== 0) return wins ? -byPnl : byPnl;
+  if (a.sell_date !== b.sell_date) return a.sell_date > b.sell_date ? -1 : 1;
+  if (a.stock_code !== b.stock_code) return a.stock_code < b.stock_code ? -1 : 1;
+  return a.sell_id < b.sell_id ? -1 : a.sell_id > b.sell_id ? 1 : 0;
+}
+
+/** Exact comparison of two pnl: denominators are positive, so cross-multiplying keeps the order. */
+function comparePnl(a: TopDeal, b: TopDeal): number {
+  const diff = a.den === b.den ? a.num - b.num : a.num * b.den - b.num * a.den;
+  return diff > 0n ? 1 : diff < 0n ? -1 : 0;
+}
+
+/** Adds `b` into `a`. */
+export function mergeInto(a: Aggregate, b: Aggregate): void {
+  a.transactions += b.transactions;
+  a.deals += b.deals;
+  a.wins += b.wins;
+  a.losses += b.losses;
+  a.unmatched += b.unmatched;
+  a.buyValue += b.buyValue;
+  a.sellValue += b.sellValue;
+  a.buyFee += b.buyFee;
+  a.sellFee += b.sellFee;
+  a.tax += b.tax;
+  if (b.from !== null && (a.from === null || b.from < a.from)) a.from = b.from;
+  if (b.to !== null && (a.to === null || b.to > a.to)) a.to = b.to;
+  for (const [month, n] of b.monthTrades) a.monthTrades.set(month, (a.monthTrades.get(month) ?? 0) + n);
+  for (const [month, s] of b.monthPnl) {
+    const mine = a.monthPnl.get(month);
+    if (mine) addSum(mine, s);
+    else a.monthPnl.set(month, { ...s });
+  }
+  for (const key of ["winPnl", "lossPnl", "winDays", "lossDays"] as const) addSum(a[key], b[key]);
+  for (const deal of b.topWins) offerTop(a.topWins, deal, true);
+  for (const deal of b.topLosses) offerTop(a.topLosses, deal, false);
+}
+
+function addSum(a: FixedSum, b: FixedSum): void {
+  a.whole += b.whole;
+  a.scaled += b.scaled;
+  a.inexact += b.inexact;
+}

@@ -1,0 +1,128 @@
+/**
+ * Turns an aggregate into the output figures, each rounded once (half away from zero) from its
+ * exact value: integer sums directly, fixed-scale sums through decide() (fixed.ts). A figure
+ * the fixed scale cannot decide is taken from `exact` when given; without it the result is
+ * null, meaning only the individual deals can settle it.
+ */
+import { type Aggregate, type FixedSum, type TopDeal, scaledTotal } from "./aggregate";
+import type { ExactSums, Fraction } from "./exact";
+import { SCALE, decide, decideRatio } from "./fixed";
+import type { CustomerMetrics, Deal } from "./types";
+import { roundDiv, toNumber } from "./units";
+
+class Undecided extends Error {}
+
+export function finish(agg: Aggregate, exact?: ExactSums): CustomerMetrics | null {
+  const settle = (value: bigint | null, fallback: () => bigint): bigint => {
+    if (value !== null) return value;
+    if (!exact) throw new Undecided();
+    return fallback();
+  };
+  /** Money: a sum in 10^-4 đồng x SCALE, over `count` (1 for a plain sum), to 2 places. */
+  const money = (total: FixedSum, count: number, whole: () => Fraction): number => {
+    if (count === 0) return 0;
+    const div = SCALE * 100n * BigInt(count);
+    return toNumber(
+      settle(decide(scaledTotal(total), total.inexact, 1n, div), () => {
+        const f = whole();
+        return roundDiv(f.num, f.den * 100n * BigInt(count));
+      }),
+      2,
+    );
+  };
+  const days = (total: FixedSum, count: number, kind: "win" | "loss"): number => {
+    if (count === 0) return 0;
+    const n = BigInt(count);
+    return toNumber(
+      settle(decide(scaledTotal(total), total.inexact, 100n, SCALE * n), () => {
+        const f = (exact as ExactSums).days(kind);
+        return roundDiv(f.num * 100n, f.den * n);
+      }),
+      2,
+    );
+  };
+
+  try {
+    const all: FixedSum = {
+      whole: agg.winPnl.whole + agg.lossPnl.whole,
+      scaled: agg.winPnl.scaled + agg.lossPnl.scaled,
+      inexact: agg.winPnl.inexact + agg.lossPnl.inexact,
+    };
+    const realized = money(all, 1, () => (exact as ExactSums).pnl("all"));
+    const monthly: Record<string, number> = {};
+    for (const month of [...agg.monthPnl.keys()].sort()) {
+      monthly[month] = money(agg.monthPnl.get(month) as FixedSum, 1, () => (exact as ExactSums).monthPnl(month));
+    }
+    return {
+      stats: {
+        total_buy_value: cents(agg.buyValue),
+        total_sell_value: cents(agg.sellValue),
+        total_buy_fee: cents(agg.buyFee),
+        total_sell_fee: cents(agg.sellFee),
+        total_tax: cents(agg.tax),
+        realized_pnl: realized,
+        transaction_count: agg.transactions,
+        date_range: { from: agg.from, to: agg.to },
+      },
+      analytics: {
+        summary: {
+          total_deals: agg.deals,
+          win_deals: agg.wins,
+          loss_deals: agg.losses,
+          win_rate: agg.deals === 0 ? 0 : toNumber(roundDiv(BigInt(agg.wins) * 10_000n, BigInt(agg.deals)), 4),
+          avg_win_pnl: money(agg.winPnl, agg.wins, () => (exact as ExactSums).pnl("win")),
+          avg_loss_pnl: money(agg.lossPnl, agg.losses, () => (exact as ExactSums).pnl("loss")),
+          profit_factor: agg.wins === 0 ? 0 : agg.losses === 0 ? null : toNumber(profitFactor(agg, settle, exact), 4),
+          avg_holding_days_win: days(agg.winDays, agg.wins, "win"),
+          avg_holding_days_loss: days(agg.lossDays, agg.losses, "loss"),
+          total_realized_pnl: realized,
+          total_fee_tax: cents(agg.buyFee + agg.sellFee + agg.tax),
+          // Month keys are not array indices, so objects keep this ascending insertion order.
+          monthly_trade_counts: Object.fromEntries([...agg.monthTrades].sort(([a], [b]) => (a < b ? -1 : 1))),
+          monthly_realized_pnl: monthly,
+          unmatched_sell_quantity: agg.unmatched,
+        },
+        top_wins: agg.topWins.map(toDeal),
+        top_losses: agg.topLosses.map(toDeal),
+      },
+    };
+  } catch (e) {
+    if (e instanceof Undecided) return null;
+    throw e;
+  }
+}
+
+function profitFactor(
+  agg: Aggregate,
+  settle: (value: bigint | null, fallback: () => bigint) => bigint,
+  exact: ExactSums | undefined,
+): bigint {
+  const fast = decideRatio(scaledTotal(agg.winPnl), agg.winPnl.inexact, -scaledTotal(agg.lossPnl), agg.lossPnl.inexact);
+  return settle(fast, () => {
+    const w = (exact as ExactSums).pnl("win");
+    const l = (exact as ExactSums).pnl("loss");
+    return roundDiv(w.num * l.den * 10_000n, w.den * -l.num);
+  });
+}
+
+/** 10^-4 đồng to the JSON number of đồng with 2 places. */
+function cents(units: bigint): number {
+  return toNumber(roundDiv(units, 100n), 2);
+}
+
+function toDeal(d: TopDeal): Deal {
+  // The float quotient may round up to the next integer; the remainder puts it right.
+  let whole = Math.floor(d.shareDays / d.matched);
+  let rest = d.shareDays - whole * d.matched;
+  if (rest < 0) {
+    whole--;
+    rest += d.matched;
+  }
+  return {
+    stock_code: d.stock_code,
+    sell_date: d.sell_date,
+    realized_pnl: toNumber(roundDiv(d.num, d.den * 100n), 2),
+    holding_days: 2 * rest >= d.matched ? whole + 1 : whole,
+    quantity_sold: d.matched,
+  };
+}
