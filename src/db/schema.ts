@@ -31,10 +31,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { HoldingPartial } from "../domain/partial";
 import type { Analytics, Stats } from "../domain/types";
-
-// Until the domain exports the holding partial's shape.
-type HoldingPartial = Record<string, unknown>;
 
 const money = (name: string) => numeric(name, { precision: 20, scale: 4, mode: "string" });
 const instant = (name: string) => timestamp(name, { withTimezone: true, precision: 6, mode: "string" });

@@ -86,7 +86,8 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     }
     const metricsStarted = budget.elapsedMs();
     const metrics = await recomputePending(run.target, budget, run.id);
-    run.tally.metricsRecomputed = metrics.slugs.length;
+    run.tally.holdingsRecomputed = metrics.holdings;
+    run.tally.metricsRecomputed = metrics.customers;
     run.tally.metricsMs = budget.elapsedMs() - metricsStarted;
     for (const slug of metrics.slugs) run.tally.staleSlugs.add(slug);
     const complete = caughtUp && metrics.done;

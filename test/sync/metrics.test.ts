@@ -41,7 +41,8 @@ describe("stored metrics after a sync", () => {
     more.trade({ account_id: book.accounts[0]!.id, trade_date: "2024-05-02", type: "buy", quantity: 10, price: "95000", updated_at: "2025-06-01T00:00:00Z" });
     await writeSource(dbs.source, more);
     const report = await synced(dbs.env);
-    expect(report).toMatchObject({ synced_rows: 1, metrics_recomputed: 1, changed_customers: 1 });
+    // Only the holding the trade belongs to is recomputed; the customer's other holding is merged as stored.
+    expect(report).toMatchObject({ synced_rows: 1, holdings_recomputed: 1, metrics_recomputed: 1, changed_customers: 1 });
 
     const after = await getJson(dbs.env, path);
     expect(after.headers.get("X-Cache")).toBe("MISS");
@@ -49,11 +50,11 @@ describe("stored metrics after a sync", () => {
     expect(after.body.data).toEqual(computeMetrics(trades).stats);
   });
 
-  it("are recomputed in batches bounded by trades, each customer whole", async () => {
+  it("are recomputed in batches bounded by trades, each holding whole", async () => {
     const book = sampleBook();
     const dbs = await withSource(book);
     const { report } = await runWith(dbs.env, { metricsTrades: 1 });
-    expect(report.metrics_recomputed).toBe(2);
+    expect(report).toMatchObject({ complete: true, holdings_recomputed: 3, metrics_recomputed: 2 });
     const stored = await dbs.target`select customer_id, stats from customer_metrics`;
     const expected = book.customers.map((c) => {
       const accounts = new Set(book.accounts.filter((a) => a.customer_id === c.id).map((a) => a.id));
@@ -61,5 +62,24 @@ describe("stored metrics after a sync", () => {
     });
     expect(stored).toEqual(expect.arrayContaining(expected));
     expect(await dbs.target`select * from metrics_pending`).toEqual([]);
+    expect(await dbs.target`select * from holdings_pending`).toEqual([]);
+  });
+
+  it("keep a moved account's holdings as they are and merge them into the new owner", async () => {
+    const book = sampleBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    const [from, to] = book.customers;
+    await changeSource(dbs.source, "accounts", book.accounts[0]!.id, { customer_id: to!.id });
+    const report = await synced(dbs.env);
+    expect(report).toMatchObject({ holdings_recomputed: 0, metrics_recomputed: 2 });
+    const tradesOf = (customer: string) => {
+      const accounts = new Set(book.accounts.filter((a) => (a.id === book.accounts[0]!.id ? to!.id : a.customer_id) === customer).map((a) => a.id));
+      return book.transactions.filter((t) => accounts.has(t.account_id));
+    };
+    for (const c of [from!, to!]) {
+      const [stored] = await dbs.target`select stats, analytics from customer_metrics where customer_id = ${c.id}`;
+      expect(stored).toEqual(computeMetrics(tradesOf(c.id)));
+    }
   });
 });
