@@ -81,11 +81,20 @@ export const loadProgress = (target: Sql) =>
     after: textOrNull(r.after_id),
   }));
 
-const startProgress = (target: Sql): Statement<void> =>
+/**
+ * Puts a reconciliation under way unless one already is, when `requested` and the run `holder`
+ * holds the lease. Sent in the batch that takes the lease, so a full run stopped before it got to
+ * compare anything still leaves the request for the runs after it.
+ */
+export const requestReconciliation = (target: Sql, holder: string, requested: boolean): Statement<void> =>
   effect(
-    target.query(`insert into ${PROGRESS} (stream, after_id) select unnest($1::text[]), null on conflict do nothing`, [
-      STREAMS.map((s) => s.name),
-    ]),
+    target.query(
+      `insert into ${PROGRESS} (stream, after_id)
+       select unnest($1::text[]), null
+       where $2::boolean and not exists (select from ${PROGRESS})
+         and exists (select from sync_lease where holder = $3::uuid)`,
+      [STREAMS.map((s) => s.name), requested, holder],
+    ),
   );
 
 const saveProgress = (target: Sql, stream: StreamName, after: string): Statement<void> =>
@@ -102,18 +111,13 @@ interface Context {
 }
 
 /**
- * Reconciles every table, from where a reconciliation under way stands (or from the start when
- * `start` and none is under way). True when every table was compared to its end; false when the
- * budget ran out first. Does nothing (true) when none is under way and `start` is false.
+ * Goes on with the reconciliation under way, if any (requestReconciliation). True when every
+ * table has been compared to its end (or none is under way); false when the budget ran out first.
  */
-export async function reconcile(ctx: Context, start: boolean): Promise<boolean> {
+export async function reconcile(ctx: Context): Promise<boolean> {
   const { target, tally } = ctx;
-  let [progress] = await target.run([loadProgress(target.sql)]);
-  if (progress.length === 0) {
-    if (!start) return true;
-    await target.run([startProgress(target.sql)]);
-    progress = STREAMS.map((s) => ({ stream: s.name, after: null }));
-  }
+  const [progress] = await target.run([loadProgress(target.sql)]);
+  if (progress.length === 0) return true;
   tally.reconciliation = { compared_ranges: 0, repaired_ranges: 0, done: false };
   const afterOf = new Map(progress.map((p) => [p.stream, p.after]));
   for (const stream of STREAMS) {

@@ -20,7 +20,7 @@ import { countHeld } from "./held";
 import { recordDied, recordEnd, recordStart, type Outcome } from "./history";
 import { acquireLease, isLeaseLost, leaseExpiry, releaseLease, renewLease } from "./lease";
 import { recomputePending } from "./metrics";
-import { reconcile } from "./reconcile";
+import { reconcile, requestReconciliation } from "./reconcile";
 import { Tally, type Mode, type SyncReport, type Trigger } from "./report";
 import { STREAMS, type Stream } from "./streams";
 
@@ -63,11 +63,12 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     tally: new Tally(),
   };
   const { sql } = run.target;
-  const [taken, lease, , , startOf] = await run.target.run([
+  const [taken, lease, , , , startOf] = await run.target.run([
     acquireLease(sql, run.id),
     leaseExpiry(sql),
     recordDied(sql, run.id),
     recordStart(sql, run.id, options.trigger, options.mode),
+    requestReconciliation(sql, run.id, options.mode === "full"),
     loadStarts(sql, config.SYNC_OVERLAP_SECONDS),
   ]);
   if (!taken) throw new LeaseHeldError(lease.expiresAt, lease.retryAfterSeconds);
@@ -82,7 +83,7 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
       if (!caughtUp) break;
     }
     if (caughtUp) {
-      caughtUp = await reconcile({ ...run, holder: run.id }, options.mode === "full");
+      caughtUp = await reconcile({ ...run, holder: run.id });
     }
     const metricsStarted = budget.elapsedMs();
     const metrics = await recomputePending(run.target, budget, run.id);
