@@ -30,6 +30,7 @@ export const EMPTY_METRICS: CustomerMetrics = {
       total_realized_pnl: 0,
       total_fee_tax: 0,
       monthly_trade_counts: {},
+      monthly_realized_pnl: {},
       unmatched_sell_quantity: 0,
     },
     top_wins: [],

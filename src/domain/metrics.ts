@@ -70,6 +70,7 @@ export function computeMetrics(trades: readonly TradeInput[]): CustomerMetrics {
         total_fee_tax: toNumber(buyFee + sellFee + tax, 2),
         // Month keys are not array indices, so the object keeps this ascending insertion order.
         monthly_trade_counts: Object.fromEntries([...months].sort(([a], [b]) => compare(a, b))),
+        monthly_realized_pnl: monthlyPnl(deals),
         unmatched_sell_quantity,
       },
       top_wins: topDeals(wins, (a, b) => compare(b.realized_pnl, a.realized_pnl)),
@@ -82,6 +83,16 @@ function sum(deals: readonly ExactDeal[], value: (deal: ExactDeal) => Decimal): 
   let total = ZERO;
   for (const deal of deals) total += value(deal);
   return total;
+}
+
+/** Summed exactly per month of the sell, each month rounded once. */
+function monthlyPnl(deals: readonly ExactDeal[]): Record<string, number> {
+  const months = new Map<string, Decimal>();
+  for (const deal of deals) {
+    const month = deal.sell_date.slice(0, 7);
+    months.set(month, (months.get(month) ?? ZERO) + deal.realized_pnl);
+  }
+  return Object.fromEntries([...months].sort(([a], [b]) => compare(a, b)).map(([month, pnl]) => [month, toNumber(pnl, 2)]));
 }
 
 /** With nothing to average the result is 0 (DESIGN §6). */

@@ -49,6 +49,8 @@ export interface AnalyticsSummary {
   total_realized_pnl: number;
   total_fee_tax: number;
   monthly_trade_counts: Record<string, number>;
+  /** Realized P&L of the deals closed in each YYYY-MM month of their sell, ascending. */
+  monthly_realized_pnl: Record<string, number>;
   /** Sold shares with no open lot to match (history before the data began, bonus shares). */
   unmatched_sell_quantity: number;
 }

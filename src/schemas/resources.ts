@@ -138,6 +138,10 @@ export const AnalyticsSummary = z
     monthly_trade_counts: z
       .record(month, z.number().int())
       .openapi({ description: "Trades per YYYY-MM month, ascending", example: { "2024-01": 6, "2024-02": 9 } }),
+    monthly_realized_pnl: z.record(month, z.number()).openapi({
+      description: "Realized P&L of the deals sold in each YYYY-MM month, ascending: exact sums, rounded to 2 places",
+      example: { "2024-01": 1250000, "2024-02": -310000.5 },
+    }),
     unmatched_sell_quantity: z
       .number()
       .int()

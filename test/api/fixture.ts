@@ -99,6 +99,7 @@ export function investorFixture() {
         total_realized_pnl: 783738,
         total_fee_tax: 16330.25,
         monthly_trade_counts: { "2024-01": 2, "2024-02": 2, "2024-03": 2 },
+        monthly_realized_pnl: { "2024-02": 988685, "2024-03": -204947 },
         unmatched_sell_quantity: 0,
       },
       top_wins: [{ stock_code: "FPT", sell_date: "2024-02-10", realized_pnl: 988685, holding_days: 36, quantity_sold: 100 }],

@@ -40,6 +40,7 @@ describe("computeMetrics", () => {
           total_realized_pnl: 3361250,
           total_fee_tax: 157500,
           monthly_trade_counts: { "2024-01": 1, "2024-02": 1, "2024-03": 1 },
+          monthly_realized_pnl: { "2024-03": 3361250 },
           unmatched_sell_quantity: 0,
         },
         top_wins: [{ stock_code: "X", sell_date: "2024-03-01", realized_pnl: 3361250, holding_days: 49, quantity_sold: 1500 }],
@@ -105,6 +106,8 @@ describe("computeMetrics", () => {
           total_realized_pnl: 2376699.63,
           total_fee_tax: 291850.38, // 103,050.75 + 112,769.625 + 76,030 = 291,850.375
           monthly_trade_counts: { "2024-01": 2, "2024-02": 2, "2024-03": 3, "2024-04": 3, "2024-05": 1 },
+          // D2 and the break-even D3 share March; D5's -137,750.375 rounds once, at the month.
+          monthly_realized_pnl: { "2024-02": 3270700, "2024-03": -928950, "2024-04": 172700, "2024-05": -137750.38 },
           unmatched_sell_quantity: 300, // 200 (D2's sell) + 100 (VNM with no buy)
         },
         top_wins: [
@@ -146,6 +149,7 @@ describe("computeMetrics", () => {
           total_realized_pnl: 0,
           total_fee_tax: 0,
           monthly_trade_counts: {},
+          monthly_realized_pnl: {},
           unmatched_sell_quantity: 0,
         },
         top_wins: [],
