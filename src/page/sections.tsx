@@ -28,10 +28,10 @@ const Money = (p: { v: View; value: number; signed?: boolean }) => (
 const Count = (p: { v: View; value: number }) => <data value={String(p.value)}>{p.v.f.count(p.value)}</data>;
 const Day = (p: { v: View; iso: string }) => <time datetime={p.iso}>{p.v.f.date(p.iso)}</time>;
 
-/** A table that scrolls sideways on a narrow screen, reachable by keyboard to do so. */
+/** A table that scrolls sideways on a narrow screen, reachable by keyboard to do so; a group, not a second landmark beside its section. */
 function Scroll(props: { label: string; children: Child }) {
   return (
-    <div class="scroll" role="region" aria-label={props.label} tabindex={0}>
+    <div class="scroll" role="group" aria-label={props.label} tabindex={0}>
       {props.children}
     </div>
   );

@@ -29,7 +29,7 @@ h3{font-size:1rem;margin:1rem 0 .5rem}
 figure{margin:0}
 figcaption{font-weight:600;margin-bottom:.25rem}
 .chart{width:100%;height:auto;display:block;background:var(--panel);border:1px solid var(--line);border-radius:.5rem}
-.chart text{font-size:13px;fill:var(--muted)}
+.chart text{font-size:15px;fill:var(--muted)}
 .chart .grid line{stroke:var(--line);stroke-width:1}
 .chart .grid line.zero{stroke:var(--muted)}
 .chart .series polyline{fill:none;stroke:var(--accent);stroke-width:2.5}
@@ -59,7 +59,7 @@ button{background:var(--accent);border-color:var(--accent);color:#fff;font-weigh
 nav.pages{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;justify-content:space-between;margin:1rem 0}
 nav.pages ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}
 footer{color:var(--muted);font-size:.9rem;padding-top:2rem;padding-bottom:2rem}
-@media (min-width:60rem){.charts,.deals{grid-template-columns:1fr 1fr}}
+@media (min-width:60rem){.charts{grid-template-columns:1fr 1fr}}
 `;
 
 let hash: Promise<string> | undefined;
