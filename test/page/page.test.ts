@@ -3,9 +3,10 @@
  * API suites' known book, in both languages, how filters and pages work, what a wrong filter
  * or an unknown slug shows, its headers, and its one database round trip.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { STYLESHEET } from "../../src/page/styles";
 import { roundTrips } from "../support/api";
+import { setFault } from "../support/databases";
 import { MALFORMED_SLUGS, withInvestor } from "../api/fixture";
 import { figure, getPage, historyIds, relLink, tableRows } from "./html";
 
@@ -184,6 +185,24 @@ describe("GET /c/:slug", () => {
     const { html } = await getPage(dbs.env, `/c/${customer.slug}`);
     expect(html).not.toContain("<script>");
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+  });
+
+  it("shows a 503 page with the request id when the database fails, and never the error", async () => {
+    const { dbs, customer } = await withInvestor();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await setFault(dbs.targetName, "error500");
+    try {
+      const page = await getPage(dbs.env, `/c/${customer.slug}?lang=en`, { "X-Request-Id": "page-outage-0001" });
+      expect(page.status).toBe(503);
+      expect(page.headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
+      expect(page.headers.get("Content-Security-Policy")).toMatch(/^default-src 'none'; style-src 'sha256-/);
+      expect(page.html).toContain("<h1>This page cannot be shown right now</h1>");
+      expect(page.html).toContain("<code>page-outage-0001</code>");
+      expect(page.html).not.toMatch(/simulated|NeonDbError|select /i);
+    } finally {
+      await setFault(dbs.targetName, "off");
+      errors.mockRestore();
+    }
   });
 
   it("costs one database round trip, for a page, a wrong filter and an unknown slug alike", async () => {
