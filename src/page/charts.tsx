@@ -22,7 +22,7 @@ interface ChartProps {
 
 const WIDTH = 480;
 const HEIGHT = 240;
-const LEFT = 72;
+const LEFT = 96;
 const RIGHT = 12;
 const TOP = 14;
 const BOTTOM = 34;
