@@ -4,7 +4,7 @@
  * 1. the local database server (PGlite under .data/, or the PostgreSQL of LOCAL_PG_URL);
  * 2. the demo book in the source database (SEED=demo, the default; SEED=none leaves it empty);
  * 3. `wrangler dev` serving the Worker;
- * 4. a real sync (POST /api/sync) filling the target, then the URL and a few demo slugs.
+ * 4. a real sync (POST /api/sync) filling the target, then a few demo customers' page and API URLs.
  * Ctrl-C stops everything.
  */
 import { createSql } from "../src/db/client";
@@ -86,7 +86,8 @@ async function main() {
 
   const slugs = (await target`select slug, name from customers order by name limit 5`) as Array<{ slug: string; name: string }>;
   console.log(`\nService ready at ${base}`);
-  for (const { slug, name } of slugs) console.log(`  ${name}: ${base}/api/aggregate/${slug}`);
+  const width = Math.max(0, ...slugs.map((s) => s.name.length));
+  for (const { slug, name } of slugs) console.log(`  ${name.padEnd(width)}  page ${base}/c/${slug}   API ${base}/api/aggregate/${slug}`);
   if (!slugs.length) console.log("  (no customers yet: SEED=none, or the sync has not copied any)");
   console.log("Ctrl-C stops it.\n");
 }

@@ -14,6 +14,7 @@ import { brokers } from "./routes/brokers";
 import { customers } from "./routes/customers";
 import { docs } from "./routes/docs";
 import { health } from "./routes/health";
+import { page, pageHeaders } from "./routes/page";
 import { portfolio } from "./routes/portfolio";
 import { stats } from "./routes/stats";
 import { sync } from "./routes/sync";
@@ -24,6 +25,8 @@ export function createApp() {
 
   app.use("*", requestId, securityHeaders, config, corsFromConfig, limitNotFound);
   app.use("/api/*", database, edgeCache);
+  // The page's headers go outside the cache, so a cached page carries them too.
+  app.use("/c/*", pageHeaders, database, edgeCache);
 
   // Chained, so AppType carries every route for Hono's typed client (hc<AppType>).
   const routes = app
@@ -37,6 +40,8 @@ export function createApp() {
     .route("/api", brokers)
     .route("/api", sync)
     .route("/api", docs(app));
+  // HTML for people, not part of the typed client.
+  app.route("/", page);
 
   app.notFound(() => {
     throw new AppError(404);

@@ -17,6 +17,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./context";
 import type { Config } from "./env";
 import { isDatabaseUnavailable } from "./errors";
+import { filterParams, pageLanguage } from "./page/query";
 
 /** How long past its TTL an entry may still be served while the database is down. */
 export const STALE_IF_ERROR_SECONDS = 3600;
@@ -35,6 +36,7 @@ const HISTORY_PARAMS: Record<string, { default?: string; normalise?: (v: string)
 };
 
 const SLUG_RESOURCES = /^\/api\/(customers|portfolio|transactions|stats|analytics|aggregate)\/([^/]+)(\/[^/]+)?$/;
+const CUSTOMER_PAGE = /^\/c\/([^/]+)$/;
 
 export interface CacheTarget {
   /** Whose entries these are: a customer's slug, or "brokers" for the shared list. */
@@ -43,9 +45,18 @@ export interface CacheTarget {
   resource: string;
 }
 
-/** Which cache scope and normalised resource a GET belongs to, or null when it is not cached. */
-export function cacheTarget(url: URL): CacheTarget | null {
+/**
+ * Which cache scope and normalised resource a GET belongs to, or null when it is not cached.
+ * The customer's page shares the customer's scope, keyed by its language and its history
+ * filters normalised as the API's (an empty form field is no filter there).
+ */
+export function cacheTarget(url: URL, acceptLanguage?: string | null): CacheTarget | null {
   if (url.pathname === "/api/brokers") return { scope: "brokers", resource: "/api/brokers" };
+  const page = CUSTOMER_PAGE.exec(url.pathname);
+  if (page) {
+    const lang = pageLanguage(url.searchParams, acceptLanguage);
+    return { scope: `customer:${page[1]}`, resource: `${url.pathname}/${lang}${normaliseQuery(filterParams(url.searchParams))}` };
+  }
   const match = SLUG_RESOURCES.exec(url.pathname);
   if (!match) return null;
   const [, resource, slug, account] = match;
@@ -121,7 +132,7 @@ const NOT_STORED = "private, no-store";
 /** Serves cached public GETs and stores fresh 200s; see the module comment. */
 export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
   const ttl = c.get("config").CACHE_TTL_SECONDS;
-  const target = c.req.method === "GET" ? cacheTarget(new URL(c.req.url)) : null;
+  const target = c.req.method === "GET" ? cacheTarget(new URL(c.req.url), c.req.header("Accept-Language")) : null;
   if (!target) return next();
   if (ttl === 0) {
     await next();

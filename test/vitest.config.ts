@@ -3,7 +3,9 @@
  * PostgreSQL of TEST_PG_URL):
  * - "workers": every suite of test/ runs inside workerd through the Workers Vitest integration;
  * - "node": the few checks whose tools need Node (the OpenAPI validator generates code, which
- *   workerd forbids).
+ *   workerd forbids);
+ * - "browser": pages in headless Chromium against `wrangler dev`, each file starting its own
+ *   stack on free ports (test/browser/harness.ts).
  */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
@@ -40,10 +42,14 @@ export default defineConfig({
         // BENCH=1 (npm run bench) runs the in-workerd benchmarks instead of the suites.
         test: process.env.BENCH
           ? { name: "workers", include: ["test/bench/**/*.bench.ts"] }
-          : { name: "workers", include: ["test/**/*.test.ts"], exclude: ["test/node/**"] },
+          : { name: "workers", include: ["test/**/*.test.ts"], exclude: ["test/node/**", "test/browser/**"] },
       },
       {
         test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"] },
+      },
+      {
+        // wrangler dev and Chromium take a while to start on a busy machine.
+        test: { name: "browser", environment: "node", include: ["test/browser/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 240_000 },
       },
     ],
   },

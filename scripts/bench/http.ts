@@ -6,13 +6,18 @@
  *
  * Misses are measured on a Worker started with CACHE_TTL_SECONDS=0, so every request goes to
  * the database; hits on one with the default TTL, after one warming request per URL.
+ *
+ * The customer's page (GET /c/:slug) also gets its HTML size and its time to first byte, from
+ * one client at a time, so queueing behind other clients does not count as waiting for the page.
  */
+import { createServer } from "node:net";
+import { gzipSync } from "node:zlib";
 import { createSql } from "../../src/db/client";
 import { startLocalDbServer } from "../local-db/server";
 import { generateDemoBookChunks } from "../demo/generate";
 import { loadBook } from "../demo/load";
 import { startWranglerDev } from "../wrangler-dev";
-import { runLoad, type LoadResult } from "./load";
+import { percentile, runLoad, type LoadResult } from "./load";
 
 const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -21,11 +26,58 @@ const ADMIN_KEY = "bench-admin-key";
 
 const FLOOR_STATIC = "floor: static JSON route";
 const FLOOR_SELECT = "floor: one select 1 through the driver";
+const PAGE = "GET /c/:slug (customer page)";
+
+interface PageFigures {
+  ttfbP50: number;
+  ttfbP90: number;
+  /** Median over the demo customers' pages, as served and gzipped (what the edge would send). */
+  htmlBytes: number;
+  gzipBytes: number;
+}
 
 interface Row {
   name: string;
   mode: string;
   result: LoadResult;
+  page?: PageFigures;
+}
+
+const PAGE_SAMPLES = Number(process.env.BENCH_PAGE_SAMPLES ?? 60);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Sequential GETs of the pages: time to the response headers, and the size of each body. */
+async function measurePages(base: string, paths: string[]): Promise<PageFigures> {
+  const ttfb: number[] = [];
+  const bytes = new Map<string, [number, number]>();
+  for (let i = 0; i < Math.max(PAGE_SAMPLES, paths.length); i++) {
+    const path = paths[i % paths.length]!;
+    const t0 = performance.now();
+    const res = await fetch(base + path);
+    ttfb.push(performance.now() - t0);
+    const body = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+    bytes.set(path, [body.length, gzipSync(body).length]);
+  }
+  ttfb.sort((a, b) => a - b);
+  const sizes = [...bytes.values()];
+  return {
+    ttfbP50: percentile(ttfb, 50),
+    ttfbP90: percentile(ttfb, 90),
+    htmlBytes: median(sizes.map(([raw]) => raw)),
+    gzipBytes: median(sizes.map(([, gz]) => gz)),
+  };
+}
+
+/** A port nobody listens on now: several people may benchmark on one machine. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 function measure(base: string, paths: string[]): Promise<LoadResult> {
@@ -48,7 +100,7 @@ export async function runHttpBenchmark(): Promise<Row[]> {
     const vars = { DATABASE_URL: targetUrl, SOURCE_DATABASE_URL: sourceUrl, ADMIN_API_KEY: ADMIN_KEY };
 
     for (const [mode, ttl] of [["miss", "0"], ["hit", "60"]] as const) {
-      const worker = await startWranglerDev({ port: 8790, vars: { ...vars, CACHE_TTL_SECONDS: ttl }, quiet: true });
+      const worker = await startWranglerDev({ port: await freePort(), vars: { ...vars, CACHE_TTL_SECONDS: ttl }, quiet: true });
       try {
         if (mode === "miss") {
           const sync = await fetch(`${worker.url}/api/sync`, { method: "POST", headers: { "X-Admin-Key": ADMIN_KEY } });
@@ -71,10 +123,12 @@ export async function runHttpBenchmark(): Promise<Row[]> {
           ["GET /api/analytics/:slug", slugs.map((s) => `/api/analytics/${s}`)],
           ["GET /api/aggregate/:slug", slugs.map((s) => `/api/aggregate/${s}`)],
           ["GET /api/brokers", ["/api/brokers"]],
+          [PAGE, slugs.map((s) => `/c/${s}`)],
         ];
         for (const [name, paths] of endpoints) {
           if (mode === "hit") await Promise.all(paths.map((p) => fetch(worker.url + p).then((r) => r.arrayBuffer())));
-          rows.push({ name, mode, result: await measure(worker.url, paths) });
+          const result = await measure(worker.url, paths);
+          rows.push({ name, mode, result, page: name === PAGE ? await measurePages(worker.url, paths) : undefined });
         }
       } finally {
         await worker.stop();
@@ -102,6 +156,13 @@ export function printHttpTable(rows: Row[]): string {
     lines.push(
       `| ${name} | ${mode} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.rps / staticFloor.rps).toFixed(2)} | ${(r.rps / selectFloor.rps).toFixed(2)} | ${r.errors + r.wrong} |`,
     );
+  }
+  const pages = rows.filter((r) => r.page);
+  if (pages.length) {
+    lines.push("", "Customer page, one client at a time", "| cache | TTFB p50 ms | TTFB p90 ms | HTML bytes (median) | gzipped |", "|---|---:|---:|---:|---:|");
+    for (const { mode, page } of pages) {
+      lines.push(`| ${mode} | ${page!.ttfbP50.toFixed(1)} | ${page!.ttfbP90.toFixed(1)} | ${page!.htmlBytes} | ${page!.gzipBytes} |`);
+    }
   }
   return lines.join("\n");
 }

@@ -80,17 +80,19 @@ async function dblinkCopy(floor: pg.Client, sourceDb: string, since: string | nu
   const started = performance.now();
   let rows = 0;
   for (const stream of STREAMS) {
-    const columns = ["id", ...stream.columns.map((c) => c.name)];
-    const typed = [...columns.map((c) => `${c} ${c === "id" ? "uuid" : stream.columns.find((s) => s.name === c)!.type}`), "source_updated_at timestamptz"];
-    const derived = stream.derived.map((d) => d.name);
+    // The target mirrors every row, tombstones included, as the sync leaves it.
+    const columns = ["id", "deleted_at", ...stream.columns.map((c) => c.name)];
+    const typeOf = (c: string) => (c === "id" ? "uuid" : c === "deleted_at" ? "timestamptz" : stream.columns.find((s) => s.name === c)!.type);
+    const typed = [...columns.map((c) => `${c} ${typeOf(c)}`), "source_updated_at timestamptz"];
+    const derived = stream.derived ? [stream.derived.name] : [];
     const select = [...columns.map((c) => `t.${c}`), "t.updated_at"];
-    const join = stream.name === "transactions" ? " join accounts a on a.id = t.account_id" : "";
-    const remote = `select ${[...select, ...(derived.length ? ["a.customer_id"] : [])].join(", ")} from ${stream.name} t${join}
-      where t.deleted_at is null${since ? ` and t.updated_at > '${since}'` : ""}`;
+    const join = stream.derived ? ` left join ${stream.derived.stream} p on p.id = t.${stream.derived.foreignKey}` : "";
+    const remote = `select ${[...select, ...(stream.derived ? [`p.${stream.derived.column}`] : [])].join(", ")} from ${stream.name} t${join}
+      ${since ? `where t.updated_at > '${since}'` : ""}`;
     const all = [...columns, "source_updated_at", ...derived];
     const result = await floor.query(
       `insert into ${stream.name} (${all.join(", ")})
-       select ${all.join(", ")} from dblink($1, $2) as s(${[...typed, ...derived.map((d) => `${d} uuid`)].join(", ")})
+       select ${all.join(", ")} from dblink($1, $2) as s(${[...typed, ...derived.map((d: string) => `${d} uuid`)].join(", ")})
        on conflict (id) do update set ${all.filter((c) => c !== "id").map((c) => `${c} = excluded.${c}`).join(", ")}`,
       [`dbname=${sourceDb}`, remote],
     );

@@ -14,7 +14,7 @@ export interface Reply {
   status: number;
   headers: Headers;
   text: string;
-  /** The parsed body, or null when there is none (304). */
+  /** The parsed body, or null when there is none (304) or it is not JSON (the customer's page). */
   body: any;
   /** The value of X-Cache, or null. */
   cache: string | null;
@@ -36,7 +36,8 @@ export class Client {
     const res = await worker.fetch(new Request(`${this.origin}${path}`, { ...init, headers }), this.env, ctx);
     const text = await res.text();
     await waitOnExecutionContext(ctx); // cache writes run in waitUntil
-    return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null, cache: res.headers.get("X-Cache") };
+    const json = res.headers.get("Content-Type")?.startsWith("application/json");
+    return { status: res.status, headers: res.headers, text, body: text && json ? JSON.parse(text) : null, cache: res.headers.get("X-Cache") };
   }
 
   get(path: string, headers: Record<string, string> = {}): Promise<Reply> {

@@ -58,11 +58,22 @@ export interface Aggregate extends CustomerMetrics {
 type AggregateRow = Omit<Aggregate, keyof CustomerMetrics> & { [K in keyof CustomerMetrics]: CustomerMetrics[K] | null };
 
 export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | undefined> {
-  const { rows } = await db.execute<AggregateRow>(sql`
+  return aggregateOf((await aggregateQuery(db, slug)).rows);
+}
+
+/**
+ * The aggregate's statement, not yet sent, and how its rows read: the customer page sends it in
+ * one batch with a history page (src/db/queries/page.ts).
+ */
+export function aggregateQuery(db: Db, slug: Lookup) {
+  return db.execute<AggregateRow>(sql`
     select ${customerJson} as customer, ${portfolioJson} as portfolio,
       ${customerMetrics.stats} as stats, ${customerMetrics.analytics} as analytics
     from ${customers} ${withStaff} ${withMetrics}
     where ${bySlug(slug)}`);
+}
+
+export function aggregateOf(rows: readonly AggregateRow[]): Aggregate | undefined {
   const row = rows[0];
   if (!row) return undefined;
   return {

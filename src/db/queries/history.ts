@@ -29,6 +29,11 @@ export interface HistoryOwner {
 
 /** Undefined when the slug is unknown or the account is not the customer's. */
 export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQuery): Promise<HistoryPage | undefined> {
+  return (await historyQuery(db, owner, query)).rows[0];
+}
+
+/** The statement of findHistory, not yet sent, so it can travel in a batch; its one row is the page. */
+export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryQuery) {
   const perAccount = owner.accountId !== undefined;
   const matching = and(
     eq(transactions.customerId, customers.id),
@@ -43,7 +48,7 @@ export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQue
   );
   const owned = perAccount ? ownsAccount(owner.accountId ?? null) : undefined;
 
-  const { rows } = await db.execute<HistoryPage>(sql`
+  return db.execute<HistoryPage>(sql`
     select
       (select count(*)::int from ${transactions}
         join ${accounts} on ${accounts.id} = ${transactions.accountId}
@@ -63,7 +68,6 @@ export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQue
       ), '[]'::json) as data
     from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
     where ${and(sql`${customers.slug} = ${owner.slug}`, sql.raw(live(`"customers"`)), owned)}`);
-  return rows[0];
 }
 
 /** The current customer's accounts at a broker; `code` is lowercase (src/schemas/queries.ts). */

@@ -1,0 +1,22 @@
+/**
+ * What the customer's page (GET /c/:slug) shows: the aggregate and one page of the trade
+ * history, the API's own two statements sent as one batch, so the page costs one round trip
+ * and reads exactly what /api/aggregate and /api/transactions read.
+ */
+import type { HistoryQuery, Lookup } from "../../schemas";
+import type { Db } from "../client";
+import { type Aggregate, aggregateOf, aggregateQuery } from "./customer";
+import { type HistoryPage, historyQuery } from "./history";
+
+export interface CustomerPage {
+  aggregate: Aggregate;
+  history: HistoryPage;
+}
+
+/** Undefined when the slug is unknown. */
+export async function findCustomerPage(db: Db, slug: Lookup, query: HistoryQuery): Promise<CustomerPage | undefined> {
+  const [aggregate, history] = await db.batch([aggregateQuery(db, slug), historyQuery(db, { slug }, query)]);
+  const found = aggregateOf(aggregate.rows);
+  const page = history.rows[0];
+  return found && page ? { aggregate: found, history: page } : undefined;
+}

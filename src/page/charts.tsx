@@ -1,0 +1,125 @@
+/**
+ * Charts drawn on the server as inline SVG: they show without any script, and each carries a
+ * title and a description (role="img"), with the figures themselves in a table beside it.
+ * Geometry is in a fixed viewBox; CSS scales the whole drawing to the width it is given.
+ */
+import type { Child } from "hono/jsx";
+
+export interface Point {
+  /** Shown under the axis. */
+  label: string;
+  value: number;
+}
+
+interface ChartProps {
+  id: string;
+  title: string;
+  description: string;
+  points: Point[];
+  /** Axis labels: short. */
+  axis: (value: number) => string;
+}
+
+const WIDTH = 480;
+const HEIGHT = 240;
+const LEFT = 96;
+const RIGHT = 12;
+const TOP = 14;
+const BOTTOM = 34;
+const PLOT_W = WIDTH - LEFT - RIGHT;
+const PLOT_H = HEIGHT - TOP - BOTTOM;
+/** Beyond this many months the labels would collide; every n-th is shown instead. */
+const MAX_LABELS = 6;
+
+function scale(points: Point[]) {
+  const values = points.map((p) => p.value);
+  const low = Math.min(0, ...values);
+  let high = Math.max(0, ...values);
+  if (high === low) high = low + 1;
+  const y = (v: number) => TOP + ((high - v) / (high - low)) * PLOT_H;
+  const band = PLOT_W / Math.max(points.length, 1);
+  const x = (i: number) => LEFT + band * (i + 0.5);
+  return { low, high, y, x, band };
+}
+
+function Frame(props: ChartProps & { children: Child }) {
+  const { id, title, description, points, axis } = props;
+  const { low, high, y, x } = scale(points);
+  const ticks = [...new Set([low, 0, high])];
+  const every = Math.ceil(points.length / MAX_LABELS);
+  return (
+    <svg class="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} focusable="false">
+      <title id={`${id}-title`}>{title}</title>
+      <desc id={`${id}-desc`}>{description}</desc>
+      <g class="grid" aria-hidden="true">
+        {ticks.map((t) => (
+          <g>
+            <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(t)} y2={y(t)} class={t === 0 ? "zero" : undefined} />
+            <text x={LEFT - 6} y={y(t) + 4} text-anchor="end">
+              {axis(t)}
+            </text>
+          </g>
+        ))}
+        {points.map((p, i) =>
+          i % every === 0 ? (
+            <text x={x(i)} y={HEIGHT - 10} text-anchor="middle">
+              {p.label}
+            </text>
+          ) : null,
+        )}
+      </g>
+      {props.children}
+    </svg>
+  );
+}
+
+export function LineChart(props: ChartProps) {
+  const { x, y } = scale(props.points);
+  const coords = props.points.map((p, i) => `${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
+  return (
+    <Frame {...props}>
+      <g class="series" aria-hidden="true">
+        <polyline points={coords} />
+        {props.points.map((p, i) => (
+          <circle cx={x(i).toFixed(1)} cy={y(p.value).toFixed(1)} r="3" class={p.value < 0 ? "negative" : undefined} />
+        ))}
+      </g>
+    </Frame>
+  );
+}
+
+export function BarChart(props: ChartProps) {
+  const { x, y, band } = scale(props.points);
+  const width = Math.max(1, band * 0.7);
+  return (
+    <Frame {...props}>
+      <g class="bars" aria-hidden="true">
+        {props.points.map((p, i) => (
+          <rect x={(x(i) - width / 2).toFixed(1)} y={y(Math.max(p.value, 0)).toFixed(1)} width={width.toFixed(1)} height={Math.abs(y(0) - y(p.value)).toFixed(1)} />
+        ))}
+      </g>
+    </Frame>
+  );
+}
+
+/** Every month from the first to the last, so a quiet month is a gap in the chart, not skipped. */
+export function monthsBetween(first: string, last: string): string[] {
+  const months: string[] = [];
+  let [year, month] = first.split("-").map(Number) as [number, number];
+  for (let key = first; key <= last; ) {
+    months.push(key);
+    month += 1;
+    if (month > 12) [year, month] = [year + 1, 1];
+    key = `${year}-${String(month).padStart(2, "0")}`;
+  }
+  return months;
+}
+
+/**
+ * Running totals of amounts the API rounded to 2 places, added in whole cents so that the
+ * chart's last point is the sum of the months to the cent, with no float drift.
+ */
+export function cumulative(values: number[]): number[] {
+  let cents = 0;
+  return values.map((v) => (cents += Math.round(v * 100)) / 100);
+}

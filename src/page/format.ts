@@ -1,0 +1,60 @@
+/**
+ * How figures read to a person: money in đồng with the locale's separators (and the API's own
+ * two decimal places when a figure has them, so the page never shows a different amount than
+ * the API), dates dd/MM/yyyy in Vietnamese, percentages, counts. Formatters are built once per
+ * language, since Intl construction costs more than formatting.
+ */
+import { type Lang, MESSAGES } from "./i18n";
+
+export interface Format {
+  money(value: number): string;
+  /** Short, for chart axes: "1,2 Tr ₫". */
+  compactMoney(value: number): string;
+  count(value: number): string;
+  /** A fraction as a percentage: 0.6432 → "64,32%". */
+  percent(value: number): string;
+  /** Up to 4 decimals, as the API rounds ratios. */
+  ratio(value: number): string;
+  /** Up to 2 decimals, as the API rounds average days. */
+  days(value: number): string;
+  /** YYYY-MM-DD → dd/MM/yyyy in Vietnamese, "10 Feb 2024" in English. */
+  date(iso: string): string;
+  /** YYYY-MM → "02/2024" in Vietnamese, "Feb 2024" in English. */
+  month(yyyyMm: string): string;
+}
+
+const formats = new Map<Lang, Format>();
+
+export function formatFor(lang: Lang): Format {
+  let format = formats.get(lang);
+  if (!format) formats.set(lang, (format = build(lang)));
+  return format;
+}
+
+function build(lang: Lang): Format {
+  const locale = MESSAGES[lang].locale;
+  const money = new Intl.NumberFormat(locale, { style: "currency", currency: "VND", minimumFractionDigits: 0, maximumFractionDigits: 2 });
+  const compact = new Intl.NumberFormat(locale, { style: "currency", currency: "VND", notation: "compact", maximumFractionDigits: 1 });
+  const count = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+  const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 });
+  const ratio = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
+  const days = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+  // Dates are calendar days, not instants: format them in UTC so no time zone moves them.
+  const date = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+  const month = new Intl.DateTimeFormat(locale, { month: "short", year: "numeric", timeZone: "UTC" });
+  const utc = (iso: string) => new Date(`${iso}T00:00:00Z`);
+
+  return {
+    money: (v) => money.format(v),
+    compactMoney: (v) => compact.format(v),
+    count: (v) => count.format(v),
+    percent: (v) => percent.format(v),
+    ratio: (v) => ratio.format(v),
+    days: (v) => days.format(v),
+    date:
+      lang === "vi"
+        ? (iso) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`
+        : (iso) => date.format(utc(iso)),
+    month: lang === "vi" ? (m) => `${m.slice(5, 7)}/${m.slice(0, 4)}` : (m) => month.format(utc(`${m}-01`)),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The page's query string: the trade history filters of 4.3 (validated by the API's own
+ * HistoryQuery schema) and `lang`. A plain HTML form submits every field, the empty ones too,
+ * so an empty value means "no filter" here, where the API would call it invalid.
+ */
+import { HistoryQuery } from "../schemas";
+import { type Lang, pickLanguage } from "./i18n";
+
+export const FILTERS = ["page", "per_page", "broker", "stock_code", "type", "start_date", "end_date"] as const;
+export type Filter = (typeof FILTERS)[number];
+
+/** Each filter's first non-empty value; unknown parameters are ignored, as in the API. */
+export function filterParams(search: URLSearchParams): URLSearchParams {
+  const kept = new URLSearchParams();
+  for (const name of FILTERS) {
+    const value = search.getAll(name).find((v) => v !== "");
+    if (value !== undefined) kept.set(name, value);
+  }
+  return kept;
+}
+
+export function pageLanguage(search: URLSearchParams, acceptLanguage: string | null | undefined): Lang {
+  return pickLanguage(search.get("lang"), acceptLanguage);
+}
+
+export interface FilterIssue {
+  field: Filter;
+  /** The start date is after the end date, rather than not a date at all. */
+  order: boolean;
+}
+
+export type ParsedFilters =
+  | { success: true; query: HistoryQuery }
+  | { success: false; issues: FilterIssue[]; values: Partial<Record<Filter, string>> };
+
+export function parseFilters(params: URLSearchParams): ParsedFilters {
+  const values = Object.fromEntries(params) as Partial<Record<Filter, string>>;
+  const result = HistoryQuery.safeParse(values);
+  if (result.success) return { success: true, query: result.data };
+  const issues = result.error.issues.map((issue) => ({ field: String(issue.path[0]) as Filter, order: issue.code === "custom" }));
+  return { success: false, issues, values };
+}
+
+/** A link to this page in this language with these filters; defaults are left out. */
+export function pageHref(slug: string, lang: Lang, query: Partial<HistoryQuery>): string {
+  const params = new URLSearchParams({ lang });
+  for (const name of FILTERS) {
+    const value = query[name];
+    if (value === undefined || (name === "page" && value === 1) || (name === "per_page" && value === 10)) continue;
+    params.set(name, String(value));
+  }
+  return `/c/${encodeURIComponent(slug)}?${params}`;
+}

@@ -1,0 +1,268 @@
+/**
+ * The customer's page in a real browser (headless Chromium) against `wrangler dev`, with a known
+ * book synced from the source: the page's figures are the API's for the same slug, the filter
+ * form and the page links work by clicking, both languages, no accessibility violation found
+ * by axe-core, nothing fetched from another origin, and screenshots at 390 and 1280 px under
+ * test-results/ for a person to look at.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Book } from "../support/book";
+import { launchChromium } from "./chromium";
+import { type Stack, startStack } from "./harness";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * One investor over eight months: FPT bought each month at SSI and sold the next (wins and
+ * losses), HPG bought monthly at VND and sold every other month, 27 trades in all, so the
+ * history has three pages of ten.
+ */
+function knownBook() {
+  const book = new Book();
+  const ssi = book.broker({ code: "SSI", name: "SSI Securities Corporation" });
+  const vnd = book.broker({ code: "VND", name: "VNDIRECT Securities Corporation" });
+  const staff = book.staffMember({ name: "Nguyễn Thị Lan", email: "lan@advisory.test" });
+  const customer = book.customer({ staff_id: staff.id, name: "Trần Văn Minh" });
+  const ssiMain = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0002" });
+  const vndMain = book.account({ customer_id: customer.id, broker_id: vnd.id, account_no: "0001" });
+  const fpt = [100000, 104000, 98000, 110000, 107000, 115000, 112000, 120000];
+  const hpg = [25000, 24000, 26500, 23000, 27000, 25500, 28000, 26000];
+  const fee = (quantity: number, price: number) => ((quantity * price * 15) / 10000).toFixed(4);
+  for (let m = 0; m < 8; m++) {
+    const month = `2024-${String(m + 1).padStart(2, "0")}`;
+    if (m > 0) book.trade({ account_id: ssiMain.id, trade_date: `${month}-03`, type: "sell", quantity: 100, price: String(fpt[m]), fee: fee(100, fpt[m]!) });
+    book.trade({ account_id: ssiMain.id, trade_date: `${month}-05`, type: "buy", quantity: 100, price: String(fpt[m]), fee: fee(100, fpt[m]!) });
+    const hpgTrade = { account_id: vndMain.id, stock_code: "HPG", isin_code: "VN000000HPG4" };
+    book.trade({ ...hpgTrade, trade_date: `${month}-10`, type: "buy", quantity: 200, price: String(hpg[m]), fee: fee(200, hpg[m]!) });
+    if (m % 2 === 1) book.trade({ ...hpgTrade, trade_date: `${month}-25`, type: "sell", quantity: 400, price: String(hpg[m]), fee: fee(400, hpg[m]!) });
+  }
+  book.holding({ account_id: ssiMain.id, quantity: 100, avg_cost: "120180.0000", total_cost: "12018000.0000" });
+  book.holding({ account_id: vndMain.id, stock_code: "VNM", isin_code: "VN000000VNM8", quantity: 50, avg_cost: "70000.5000", total_cost: "3500025.0000" });
+  return { book, slug: customer.slug };
+}
+
+let stack: Stack;
+let browser: Browser;
+let slug: string;
+
+beforeAll(async () => {
+  const known = knownBook();
+  slug = known.slug;
+  [stack, browser] = await Promise.all([startStack({ book: known.book }), launchChromium()]);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function api(path: string): Promise<any> {
+  const res = await fetch(`${stack.url}${path}`);
+  expect(res.status, path).toBe(200);
+  return ((await res.json()) as { data: unknown }).data;
+}
+
+/** Chromium always sends Accept-Language; a Vietnamese browser, unless a test says otherwise. */
+const VIETNAMESE = { locale: "vi-VN" };
+
+async function openPage(path: string, options: BrowserContextOptions = VIETNAMESE): Promise<Page> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const response = await page.goto(`${stack.url}${path}`);
+  expect(response?.status(), path).toBe(200);
+  return page;
+}
+
+const money = (locale: string) => new Intl.NumberFormat(locale, { style: "currency", currency: "VND", maximumFractionDigits: 2 });
+
+/** Each summary card's <data>: its value and its text. */
+const figures = (page: Page) =>
+  page.$$eval("[data-figure]", (cards) =>
+    Object.fromEntries(cards.map((card) => {
+      const data = card.querySelector("data")!;
+      return [card.getAttribute("data-figure"), { value: data.getAttribute("value"), text: data.textContent }];
+    })),
+  );
+
+/** The machine values of each body row of a table (its <data> and <time> cells). */
+const rows = (page: Page, table: string) =>
+  page.$$eval(`table[data-table="${table}"] tbody tr`, (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll("data, time")].map((el) => el.getAttribute("value") ?? el.getAttribute("datetime"))),
+  );
+
+const historyIds = (page: Page) => page.$$eval('table[data-table="history"] tbody tr', (trs) => trs.map((tr) => tr.getAttribute("data-id")));
+
+describe("the customer's page in Chromium", () => {
+  it("shows the API's figures for the same slug", async () => {
+    const aggregate = await api(`/api/aggregate/${slug}`);
+    const history = await api(`/api/transactions/${slug}`);
+    const page = await openPage(`/c/${slug}`);
+    const s = aggregate.analytics.summary;
+    const vnd = money("vi-VN");
+
+    await expect(page.locator("h1").textContent()).resolves.toBe(`Danh mục đầu tư của ${aggregate.customer.name}`);
+    await expect(page.locator("header").textContent()).resolves.toContain(aggregate.customer.staff.name);
+    const accounts = await page.$$eval("#accounts + .scroll tbody tr", (trs) => trs.map((tr) => tr.textContent));
+    expect(accounts).toEqual(["SSI Securities CorporationSSI0002", "VNDIRECT Securities CorporationVND0001"]);
+
+    const shown = await figures(page);
+    expect(s.total_deals).toBeGreaterThan(5);
+    expect(s.loss_deals).toBeGreaterThan(0);
+    for (const name of ["total_realized_pnl", "avg_win_pnl", "avg_loss_pnl", "total_fee_tax"] as const) {
+      expect({ name, ...shown[name] }).toEqual({ name, value: String(s[name]), text: vnd.format(s[name]) });
+    }
+    expect(shown.win_rate).toEqual({ value: String(s.win_rate), text: new Intl.NumberFormat("vi-VN", { style: "percent", maximumFractionDigits: 2 }).format(s.win_rate) });
+    expect(shown.profit_factor).toEqual({ value: String(s.profit_factor), text: new Intl.NumberFormat("vi-VN", { maximumFractionDigits: 4 }).format(s.profit_factor) });
+    expect(shown.avg_holding_days!.value).toBe(`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`);
+
+    const months = Object.keys(s.monthly_trade_counts);
+    expect(await rows(page, "monthly_trade_counts")).toEqual(months.map((m) => [String(s.monthly_trade_counts[m])]));
+    let cents = 0;
+    expect(await rows(page, "monthly_realized_pnl")).toEqual(
+      months.map((m) => {
+        const pnl = s.monthly_realized_pnl[m] ?? 0;
+        cents += Math.round(pnl * 100);
+        return [String(pnl), String(cents / 100)];
+      }),
+    );
+    expect(cents / 100).toBe(s.total_realized_pnl);
+    for (const chart of ["pnl-chart", "trades-chart"]) {
+      const svg = page.locator(`svg[aria-labelledby="${chart}-title ${chart}-desc"]`);
+      await expect(svg.getAttribute("role")).resolves.toBe("img");
+      expect((await svg.boundingBox())!.height).toBeGreaterThan(100);
+    }
+
+    expect(await rows(page, "holdings")).toEqual(aggregate.portfolio.map((h: any) => [String(h.quantity), String(h.avg_cost), String(h.total_cost)]));
+    const deal = (d: any) => [d.sell_date, String(d.realized_pnl), String(d.holding_days), String(d.quantity_sold)];
+    expect(await rows(page, "top_wins")).toEqual(aggregate.analytics.top_wins.map(deal));
+    expect(await rows(page, "top_losses")).toEqual(aggregate.analytics.top_losses.map(deal));
+    expect(Math.min(aggregate.analytics.top_wins.length, aggregate.analytics.top_losses.length)).toBeGreaterThan(1);
+
+    expect(await historyIds(page)).toEqual(history.map((t: any) => t.id));
+    const first = history[0];
+    expect((await rows(page, "history"))[0]).toEqual([first.trade_date, first.type, String(first.quantity), String(first.price), String(first.total_value), String(first.fee), String(first.personal_tax)]);
+    const [y, m, d] = first.trade_date.split("-");
+    await expect(page.locator('table[data-table="history"] tbody tr time').first().textContent()).resolves.toBe(`${d}/${m}/${y}`);
+  });
+
+  it("filters by the form and pages by the links, by clicking", async () => {
+    const page = await openPage(`/c/${slug}?lang=en`);
+    const navigate = (action: () => Promise<unknown>) =>
+      Promise.all([page.waitForResponse((r) => r.request().isNavigationRequest()), action()]).then(([response]) => response);
+
+    await page.selectOption('select[name="broker"]', "SSI");
+    await page.fill('input[name="stock_code"]', "fpt");
+    await page.selectOption('select[name="type"]', "sell");
+    await page.fill('input[name="start_date"]', "2024-03-01");
+    expect((await navigate(() => page.click('button[type="submit"]'))).status()).toBe(200);
+    const filtered = await api(`/api/transactions/${slug}?broker=SSI&stock_code=FPT&type=sell&start_date=2024-03-01`);
+    expect(filtered.length).toBe(6);
+    expect(await historyIds(page)).toEqual(filtered.map((t: any) => t.id));
+    await expect(page.inputValue('input[name="stock_code"]')).resolves.toBe("FPT");
+
+    await navigate(() => page.click("text=Clear filters"));
+    for (const n of [1, 2, 3]) {
+      const expected = await api(`/api/transactions/${slug}?page=${n}`);
+      expect({ n, ids: await historyIds(page) }).toEqual({ n, ids: expected.map((t: any) => t.id) });
+      await expect(page.locator("nav.pages p").textContent()).resolves.toBe(`Page ${n} of 3 · 27 trades`);
+      if (n < 3) await navigate(() => page.click('a[rel="next"]'));
+    }
+    await expect(page.locator('a[rel="next"]').count()).resolves.toBe(0);
+    await navigate(() => page.click('a[rel="prev"]'));
+    expect(await historyIds(page)).toEqual((await api(`/api/transactions/${slug}?page=2`)).map((t: any) => t.id));
+
+    await page.fill('input[name="start_date"]', "2024-05-01");
+    await page.fill('input[name="end_date"]', "2024-04-01");
+    const invalid = await navigate(() => page.click('button[type="submit"]'));
+    expect(invalid.status()).toBe(400);
+    await expect(page.locator('[role="alert"] li').allTextContents()).resolves.toEqual(["From: must not be after To"]);
+    await expect(page.locator("html").getAttribute("lang")).resolves.toBe("en");
+  });
+
+  it("speaks Vietnamese to a Vietnamese browser, English by ?lang=en, the link, or an English browser", async () => {
+    const aggregate = await api(`/api/aggregate/${slug}`);
+    const s = aggregate.analytics.summary;
+    const vi = await openPage(`/c/${slug}`);
+    await expect(vi.locator("html").getAttribute("lang")).resolves.toBe("vi");
+    await expect(vi.locator("#summary").textContent()).resolves.toBe("Lãi/lỗ đã thực hiện");
+
+    await Promise.all([vi.waitForURL(/lang=en/), vi.click("text=English")]);
+    await expect(vi.locator("html").getAttribute("lang")).resolves.toBe("en");
+    await expect(vi.locator("#summary").textContent()).resolves.toBe("Realized profit and loss");
+    expect((await figures(vi)).total_realized_pnl!.text).toBe(money("en-GB").format(s.total_realized_pnl));
+    const date = await vi.locator('table[data-table="history"] tbody tr time').first().textContent();
+    expect(date).toMatch(/^\d{1,2} [A-Z][a-z]{2,3} 2024$/);
+
+    const english = await openPage(`/c/${slug}`, { locale: "en-GB" });
+    await expect(english.locator("html").getAttribute("lang")).resolves.toBe("en");
+    await Promise.all([english.waitForURL(/lang=vi/), english.click("text=Tiếng Việt")]);
+    await expect(english.locator("html").getAttribute("lang")).resolves.toBe("vi");
+  });
+
+  it("has no accessibility violation that axe-core finds, in either language, at 390 and 1280 px", async () => {
+    const pages = [`/c/${slug}`, `/c/${slug}?lang=en`, `/c/${slug}?per_page=500`, "/c/unknownslugaaaaaaaaaaaaaaaa"];
+    for (const width of [390, 1280]) {
+      // bypassCSP lets the test inject axe-core; the page's own policy allows no script at all.
+      const context = await browser.newContext({ ...VIETNAMESE, bypassCSP: true, viewport: { width, height: 900 } });
+      for (const path of pages) {
+        const page = await context.newPage();
+        await page.goto(`${stack.url}${path}`);
+        await page.addScriptTag({ content: axeSource });
+        // Open the figures behind the charts, so axe checks them too.
+        await page.$$eval("details", (all) => all.forEach((d) => d.setAttribute("open", "")));
+        const violations = await page.evaluate(async () => {
+          const result = await (window as any).axe.run(document);
+          return result.violations.map((v: any) => ({ id: v.id, nodes: v.nodes.map((n: any) => n.target.join(" ")) }));
+        });
+        expect({ width, path, violations }).toEqual({ width, path, violations: [] });
+        await page.close();
+      }
+      await context.close();
+    }
+  });
+
+  it("asks nothing of any other origin, keeps to its policy, fits a phone, and leaves screenshots", async () => {
+    mkdirSync(`${root}test-results`, { recursive: true });
+    for (const width of [390, 1280]) {
+      const context = await browser.newContext({ ...VIETNAMESE, viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      const requests: string[] = [];
+      const problems: string[] = [];
+      page.on("request", (r) => requests.push(r.url()));
+      page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+      page.on("pageerror", (e) => problems.push(e.message));
+      await page.goto(`${stack.url}/c/${slug}`);
+      await page.click('a[rel="next"]');
+      await page.waitForLoadState("load");
+
+      expect(requests.length).toBeGreaterThanOrEqual(2);
+      expect(requests.filter((url) => new URL(url).origin !== stack.url)).toEqual([]);
+      expect(problems).toEqual([]);
+      // The stylesheet applied, so the policy's hash matches it.
+      await expect(page.$eval("header", (h) => getComputedStyle(h).borderBottomStyle)).resolves.toBe("solid");
+      // Wide tables scroll inside their own region; the page itself never scrolls sideways.
+      await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
+
+      await page.goto(`${stack.url}/c/${slug}`);
+      await page.screenshot({ path: `${root}test-results/customer-page-${width}.png`, fullPage: true });
+      await context.close();
+    }
+  });
+
+  it("costs one database round trip on a miss and none on a hit, through wrangler dev", async () => {
+    const path = `${stack.url}/c/${slug}?type=buy&lang=en`;
+    const before = stack.targetRequests();
+    const miss = await fetch(path);
+    await miss.text();
+    expect({ cache: miss.headers.get("X-Cache"), trips: stack.targetRequests() - before }).toEqual({ cache: "MISS", trips: 1 });
+    const again = stack.targetRequests();
+    const hit = await fetch(path);
+    await hit.text();
+    expect({ cache: hit.headers.get("X-Cache"), trips: stack.targetRequests() - again }).toEqual({ cache: "HIT", trips: 0 });
+  });
+});

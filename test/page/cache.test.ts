@@ -1,0 +1,98 @@
+/**
+ * The customer's page in the edge cache: the API's cache, keys and invalidation. A miss costs one
+ * database round trip and a hit none, as for the API (test/cache/hits.test.ts); a sync that
+ * changes the customer makes the page fresh.
+ */
+import { describe, expect, it } from "vitest";
+import { Book, writeSource } from "../support/book";
+import { cachedClient, investorBook, withInvestor } from "../cache/helpers";
+import { historyIds, tableRows } from "./html";
+
+describe("the customer's page in the edge cache", () => {
+  it("is a MISS with one round trip, then a HIT with none, the same body and the page's own headers", async () => {
+    const { client, slug } = await withInvestor();
+    const path = `/c/${slug}`;
+    const miss = await client.counted(path);
+    expect(miss).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    const hit = await client.counted(path);
+    expect(hit).toMatchObject({ status: 200, cache: "HIT", trips: 0 });
+    expect(hit.text).toBe(miss.text);
+    for (const name of ["Content-Type", "Content-Security-Policy", "Content-Language", "ETag", "X-Robots-Tag"]) {
+      expect({ name, value: hit.headers.get(name) }).toEqual({ name, value: miss.headers.get(name) });
+    }
+    expect(hit.headers.get("Content-Security-Policy")).toMatch(/^default-src 'none'; style-src 'sha256-/);
+    expect(hit.headers.get("Cache-Control")).toMatch(/^private, max-age=\d+$/);
+    expect(hit.headers.get("Vary")).toContain("Accept-Language");
+
+    const notModified = await client.counted(path, { "If-None-Match": miss.headers.get("ETag")! });
+    expect(notModified).toMatchObject({ status: 304, text: "", cache: "HIT", trips: 0 });
+  });
+
+  it("keys on the language and the normalised filters, like the API's history", async () => {
+    const { client, slug } = await withInvestor();
+    const base = `/c/${slug}`;
+    const vi = await client.counted(base);
+    expect(vi).toMatchObject({ cache: "MISS", trips: 1 });
+    const same = [
+      [`${base}?lang=vi`, {}],
+      [`${base}?page=1&per_page=10&utm_source=mail`, {}],
+      [`${base}?broker=&stock_code=&type=&start_date=&end_date=`, {}],
+      [base, { "Accept-Language": "vi-VN,vi;q=0.9" }],
+    ] as const;
+    for (const [path, headers] of same) {
+      expect({ path, cache: (await client.counted(path, headers)).cache }).toEqual({ path, cache: "HIT" });
+    }
+
+    const en = await client.counted(`${base}?lang=en`);
+    expect(en).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    expect(en.text).not.toBe(vi.text);
+    const byHeader = await client.counted(base, { "Accept-Language": "en-GB,en;q=0.9" });
+    expect(byHeader).toMatchObject({ cache: "HIT", trips: 0 });
+    expect(byHeader.text).toBe(en.text);
+
+    const filtered = await client.counted(`${base}?type=buy&broker=SSI&stock_code=FPT`);
+    expect(filtered).toMatchObject({ cache: "MISS", trips: 1 });
+    expect(await client.counted(`${base}?stock_code=fpt&broker=ssi&type=buy&type=sell`)).toMatchObject({ cache: "HIT", trips: 0 });
+    expect(await client.counted(`${base}?type=buy&broker=SSI&stock_code=FPT&page=2`)).toMatchObject({ cache: "MISS", trips: 1 });
+  });
+
+  it("never stores a 400 or a 404 page", async () => {
+    const { client, slug } = await withInvestor();
+    for (const path of [`/c/${slug}?per_page=101`, "/c/unknownslugaaaaaaaaaaaaaaaa"]) {
+      for (let i = 0; i < 2; i++) {
+        const reply = await client.counted(path);
+        expect({ path, cache: reply.cache, trips: reply.trips }).toEqual({ path, cache: null, trips: 1 });
+        expect(reply.headers.get("Cache-Control")).toBe("private, no-store");
+      }
+    }
+  });
+
+  it("is fresh after a sync that changes the customer, like the API", async () => {
+    const client = await cachedClient();
+    const investor = investorBook(new Book());
+    await writeSource(client.dbs.source, investor.book);
+    await client.sync();
+    const slug = investor.customer.slug;
+    const page = `/c/${slug}`;
+    const api = `/api/stats/${slug}`;
+
+    const before = await client.counted(page);
+    expect(before).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    await client.get(api);
+    expect(await client.counted(page)).toMatchObject({ cache: "HIT", trips: 0 });
+    expect(historyIds(before.text)).toHaveLength(3);
+
+    const more = new Book();
+    more.trade({ account_id: investor.accounts.ssi.id, trade_date: "2024-05-02", type: "buy", quantity: 10, price: "95000", updated_at: "2025-06-01T00:00:00Z" });
+    await writeSource(client.dbs.source, more);
+    expect(await client.sync()).toMatchObject({ changed_customers: 1 });
+
+    const after = await client.counted(page);
+    expect(after).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    expect(historyIds(after.text)).toEqual([more.transactions[0]!.id, ...historyIds(before.text)]);
+    expect(tableRows(before.text, "monthly_trade_counts").flat()).toEqual(["1", "1", "1"]);
+    expect(tableRows(after.text, "monthly_trade_counts").flat()).toEqual(["1", "1", "1", "0", "1"]);
+    expect(await client.counted(api)).toMatchObject({ cache: "MISS", trips: 1 });
+    expect(await client.counted(page)).toMatchObject({ cache: "HIT", trips: 0 });
+  });
+});

@@ -1,0 +1,39 @@
+/** Small readers of the page's HTML for the suites in workerd, which has no DOM. */
+import { callWorker } from "../support/worker";
+import type { Env } from "../../src/env";
+
+export interface PageReply {
+  status: number;
+  headers: Headers;
+  html: string;
+}
+
+export async function getPage(env: Env, path: string, headers: Record<string, string> = {}): Promise<PageReply> {
+  const res = await callWorker(env, path, { headers });
+  return { status: res.status, headers: res.headers, html: await res.text() };
+}
+
+/** The value and the text of the figure a summary card shows. */
+export function figure(html: string, name: string): { value: string; text: string } {
+  const match = new RegExp(`data-figure="${name}"[^]*?<data value="([^"]*)"[^>]*>([^<]*)</data>`).exec(html);
+  if (!match) throw new Error(`no figure ${name}`);
+  return { value: match[1]!, text: match[2]! };
+}
+
+/** The rows of the table marked data-table=`name`, each as the values of its <data>/<time> cells. */
+export function tableRows(html: string, name: string): string[][] {
+  const table = new RegExp(`<table data-table="${name}">([^]*?)</table>`).exec(html)?.[1];
+  if (table === undefined) return [];
+  const body = /<tbody>([^]*?)<\/tbody>/.exec(table)?.[1] ?? "";
+  return [...body.matchAll(/<tr[^>]*>([^]*?)<\/tr>/g)].map(([, row]) =>
+    [...row!.matchAll(/<(?:data value|time datetime)="([^"]*)"/g)].map(([, value]) => value!),
+  );
+}
+
+/** Ids of the history rows shown, in order. */
+export const historyIds = (html: string) =>
+  [...(/<table data-table="history">([^]*?)<\/table>/.exec(html)?.[1] ?? "").matchAll(/<tr data-id="([^"]+)"/g)].map((m) => m[1]);
+
+/** Hrefs of the links with this rel (prev, next). */
+export const relLink = (html: string, rel: string) =>
+  [...html.matchAll(/<a href="([^"]+)" rel="(\w+)"/g)].find((m) => m[2] === rel)?.[1]?.replaceAll("&amp;", "&");

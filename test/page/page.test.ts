@@ -1,0 +1,214 @@
+/**
+ * GET /c/:slug, the customer's page, on the database path (edge cache off): what it shows for the
+ * API suites' known book, in both languages, how filters and pages work, what a wrong filter
+ * or an unknown slug shows, its headers, and its one database round trip.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { STYLESHEET } from "../../src/page/styles";
+import { roundTrips } from "../support/api";
+import { setFault } from "../support/databases";
+import { MALFORMED_SLUGS, withInvestor } from "../api/fixture";
+import { figure, getPage, historyIds, relLink, tableRows } from "./html";
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return btoa(String.fromCharCode(...new Uint8Array(digest)));
+}
+
+const NBSP = "\u00a0";
+
+describe("GET /c/:slug", () => {
+  it("shows the customer's sections in the order of the issue, with the API's figures", async () => {
+    const { env, customer, expected } = await withInvestor();
+    const { status, headers, html } = await getPage(env, `/c/${customer.slug}`);
+    expect(status).toBe(200);
+    expect(headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
+    expect(html.startsWith("<!doctype html><html lang=\"vi\">")).toBe(true);
+
+    const order = ["Trần Văn Minh", "Nguyễn Thị Lan", 'id="accounts"', 'id="summary"', 'id="pnl-chart-heading"', 'id="trades-chart-heading"', 'id="holdings"', 'id="top-deals"', 'id="history"'];
+    const positions = order.map((marker) => html.indexOf(marker));
+    expect(positions.every((p) => p >= 0), JSON.stringify(positions)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+
+    const s = expected.analytics.summary;
+    expect(figure(html, "total_realized_pnl")).toEqual({ value: String(s.total_realized_pnl), text: `783.738${NBSP}₫` });
+    expect(figure(html, "win_rate")).toEqual({ value: "0.5", text: "50%" });
+    expect(figure(html, "profit_factor")).toEqual({ value: "4.8241", text: "4,8241" });
+    expect(figure(html, "avg_win_pnl")).toEqual({ value: "988685", text: `988.685${NBSP}₫` });
+    expect(figure(html, "avg_loss_pnl")).toEqual({ value: "-204947", text: `-204.947${NBSP}₫` });
+    expect(figure(html, "avg_holding_days").value).toBe("36 56");
+    expect(figure(html, "total_fee_tax")).toEqual({ value: "16330.25", text: `16.330,25${NBSP}₫` });
+
+    // Months without a sale still appear, so both charts share one axis.
+    expect(tableRows(html, "monthly_realized_pnl")).toEqual([
+      ["0", "0"],
+      ["988685", "988685"],
+      ["-204947", "783738"],
+    ]);
+    expect(tableRows(html, "monthly_trade_counts")).toEqual([["2"], ["2"], ["2"]]);
+    expect(html).toContain('<svg class="chart" viewBox="0 0 480 240" role="img" aria-labelledby="pnl-chart-title pnl-chart-desc"');
+    expect(html).toContain(`<desc id="pnl-chart-desc">Từ 01/2024 đến 03/2024, lãi/lỗ lũy kế đạt 783.738${NBSP}₫`);
+
+    expect(tableRows(html, "holdings")).toEqual(expected.portfolio.map((h) => [String(h.quantity), String(h.avg_cost), String(h.total_cost)]));
+    expect(html).toContain(`<data value="33268111.42">33.268.111,42${NBSP}₫</data>`); // the total cost of all holdings
+    expect(tableRows(html, "top_wins")).toEqual([["2024-02-10", "988685", "36", "100"]]);
+    expect(tableRows(html, "top_losses")).toEqual([["2024-03-01", "-204947", "56", "200"]]);
+
+    const t = expected.trades;
+    expect(historyIds(html)).toEqual([t.t6, t.t5, t.t4, t.t3, t.t2, t.t1].map((x) => x.id));
+    expect(tableRows(html, "history")[2]).toEqual(["2024-02-20", "buy", "50", "70000", "3500000", "52.5", "0"]);
+    expect(html).toContain('<time datetime="2024-02-20">20/02/2024</time>');
+  });
+
+  it("speaks English for ?lang=en or a browser that prefers English, Vietnamese otherwise", async () => {
+    const { env, customer } = await withInvestor();
+    const cases: Array<[string, Record<string, string>, "vi" | "en"]> = [
+      ["", {}, "vi"],
+      ["?lang=en", {}, "en"],
+      ["?lang=en", { "Accept-Language": "vi" }, "en"],
+      ["?lang=vi", { "Accept-Language": "en-US,en;q=0.9" }, "vi"],
+      ["", { "Accept-Language": "en-US,en;q=0.9" }, "en"],
+      ["", { "Accept-Language": "fr-FR, en;q=0.5, vi;q=0.4" }, "en"],
+      ["", { "Accept-Language": "fr-FR, en;q=0.3, vi;q=0.4" }, "vi"],
+      ["?lang=fr", { "Accept-Language": "de" }, "vi"],
+    ];
+    for (const [query, headers, lang] of cases) {
+      const page = await getPage(env, `/c/${customer.slug}${query}`, headers);
+      expect({ query, headers, status: page.status, lang: /<html lang="(\w+)">/.exec(page.html)?.[1], header: page.headers.get("Content-Language") }).toEqual({
+        query,
+        headers,
+        status: 200,
+        lang,
+        header: lang,
+      });
+      expect(page.headers.get("Vary")).toContain("Accept-Language");
+    }
+    const { html } = await getPage(env, `/c/${customer.slug}?lang=en`);
+    expect(html).toContain("<title>Trần Văn Minh&#39;s portfolio</title>");
+    expect(figure(html, "total_realized_pnl").text).toBe("₫783,738");
+    expect(figure(html, "total_fee_tax").text).toBe("₫16,330.25");
+    expect(html).toContain('<time datetime="2024-02-20">20 Feb 2024</time>');
+  });
+
+  it("filters and pages the history like the API, with links that keep the filters and the language", async () => {
+    const { env, customer, expected } = await withInvestor();
+    const t = expected.trades;
+    const base = `/c/${customer.slug}`;
+
+    const first = await getPage(env, `${base}?per_page=2&lang=en`);
+    expect(historyIds(first.html)).toEqual([t.t6.id, t.t5.id]);
+    expect(first.html).toContain("Page 1 of 3 · 6 trades");
+    expect(relLink(first.html, "prev")).toBeUndefined();
+    const next = relLink(first.html, "next")!;
+    expect(next).toBe(`${base}?lang=en&page=2&per_page=2`);
+    const second = await getPage(env, next);
+    expect(historyIds(second.html)).toEqual([t.t4.id, t.t3.id]);
+    expect(relLink(second.html, "prev")).toBe(`${base}?lang=en&per_page=2`);
+
+    const sells = await getPage(env, `${base}?type=sell&broker=ssi&stock_code=fpt`);
+    expect(historyIds(sells.html)).toEqual([t.t3.id]);
+    expect(sells.html).toContain('<option value="SSI" selected="">');
+    expect(sells.html).toContain('<input name="stock_code" value="FPT"');
+
+    const dated = await getPage(env, `${base}?start_date=2024-02-01&end_date=2024-02-29`);
+    expect(historyIds(dated.html)).toEqual([t.t4.id, t.t3.id]);
+
+    // What a plain form submits when nothing is chosen: every field, empty.
+    const blank = await getPage(env, `${base}?lang=vi&broker=&stock_code=&type=&start_date=&end_date=`);
+    expect(blank.status).toBe(200);
+    expect(historyIds(blank.html)).toHaveLength(6);
+
+    const past = await getPage(env, `${base}?page=9`);
+    expect(past.status).toBe(200);
+    expect(historyIds(past.html)).toEqual([]);
+    expect(past.html).toContain("Trang này không có giao dịch.");
+
+    const none = await getPage(env, `${base}?stock_code=ZZZ`);
+    expect(none.html).toContain("Không có giao dịch nào khớp bộ lọc.");
+  });
+
+  it("answers an invalid filter with 400 and says which, still showing the customer", async () => {
+    const { env, customer } = await withInvestor();
+    const cases: Array<[string, string[]]> = [
+      ["?per_page=101", ["per_page"]],
+      ["?page=0&type=hold", ["page", "type"]],
+      ["?start_date=2024-02-30", ["start_date"]],
+      ["?stock_code=FPT!", ["stock_code"]],
+    ];
+    for (const [query, fields] of cases) {
+      const page = await getPage(env, `/c/${customer.slug}${query}`);
+      expect({ query, status: page.status }).toEqual({ query, status: 400 });
+      expect(page.headers.get("Cache-Control")).toBe("private, no-store");
+      expect([...page.html.matchAll(/<li data-field="(\w+)">/g)].map((m) => m[1])).toEqual(fields);
+      expect(page.html).toContain("Bộ lọc không hợp lệ");
+      expect(page.html).toContain("Trần Văn Minh");
+      expect(historyIds(page.html)).toEqual([]);
+    }
+    const order = await getPage(env, `/c/${customer.slug}?lang=en&start_date=2024-03-01&end_date=2024-01-01`);
+    expect(order.status).toBe(400);
+    expect(order.html).toContain('<li data-field="start_date">From: must not be after To</li>');
+    expect(order.html).toContain('<input type="date" name="start_date" value="2024-03-01"/>');
+  });
+
+  it("shows a 404 page for an unknown or malformed slug", async () => {
+    const { env } = await withInvestor();
+    for (const slug of ["unknownslugaaaaaaaaaaaaaaaa", ...MALFORMED_SLUGS]) {
+      const page = await getPage(env, `/c/${encodeURIComponent(slug)}`);
+      expect({ slug, status: page.status }).toEqual({ slug, status: 404 });
+      expect(page.headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
+      expect(page.html).toContain("<h1>Không tìm thấy trang</h1>");
+    }
+    const english = await getPage(env, "/c/unknownslugaaaaaaaaaaaaaaaa?lang=en");
+    expect(english.html).toContain("<h1>Page not found</h1>");
+  });
+
+  it("carries the security headers, noindex, and a policy that allows only the page's own stylesheet", async () => {
+    const { env, customer } = await withInvestor();
+    for (const path of [`/c/${customer.slug}`, "/c/unknownslugaaaaaaaaaaaaaaaa", `/c/${customer.slug}?page=0`]) {
+      const { headers, html } = await getPage(env, path);
+      expect(headers.get("Content-Security-Policy")).toBe(
+        `default-src 'none'; style-src 'sha256-${await sha256(STYLESHEET)}'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      );
+      expect(headers.get("X-Robots-Tag")).toBe("noindex, nofollow");
+      expect(headers.get("Referrer-Policy")).toBe("no-referrer");
+      expect(headers.get("X-Frame-Options")).toBe("DENY");
+      expect(headers.get("X-Content-Type-Options")).toBe("nosniff");
+      expect(html).toContain('<meta name="robots" content="noindex, nofollow"/>');
+      expect(html).toContain(`<style>${STYLESHEET}</style>`);
+      expect(html).not.toMatch(/<script|\sstyle=|\son[a-z]+=|https?:\/\//);
+    }
+  });
+
+  it("escapes what the back office wrote", async () => {
+    const { dbs, customer } = await withInvestor();
+    await dbs.target`update customers set name = ${'<script>alert("x")</script>'} where id = ${customer.id}`;
+    const { html } = await getPage(dbs.env, `/c/${customer.slug}`);
+    expect(html).not.toContain("<script>");
+    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+  });
+
+  it("shows a 503 page with the request id when the database fails, and never the error", async () => {
+    const { dbs, customer } = await withInvestor();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await setFault(dbs.targetName, "error500");
+    try {
+      const page = await getPage(dbs.env, `/c/${customer.slug}?lang=en`, { "X-Request-Id": "page-outage-0001" });
+      expect(page.status).toBe(503);
+      expect(page.headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
+      expect(page.headers.get("Content-Security-Policy")).toMatch(/^default-src 'none'; style-src 'sha256-/);
+      expect(page.html).toContain("<h1>This page cannot be shown right now</h1>");
+      expect(page.html).toContain("<code>page-outage-0001</code>");
+      expect(page.html).not.toMatch(/simulated|NeonDbError|select /i);
+    } finally {
+      await setFault(dbs.targetName, "off");
+      errors.mockRestore();
+    }
+  });
+
+  it("costs one database round trip, for a page, a wrong filter and an unknown slug alike", async () => {
+    const { dbs, customer } = await withInvestor();
+    for (const path of [`/c/${customer.slug}`, `/c/${customer.slug}?type=sell&per_page=1&page=2`, `/c/${customer.slug}?per_page=0`, "/c/unknownslugaaaaaaaaaaaaaaaa"]) {
+      expect({ path, trips: await roundTrips(dbs, () => getPage(dbs.env, path)) }).toEqual({ path, trips: 1 });
+    }
+  });
+});
