@@ -36,9 +36,9 @@ function match(trades: TradeInput[]): { deals: ExactDeal[]; unmatched: number } 
   let unmatched = 0;
   for (const holding of groupByHolding(trades.map(parseTrade))) {
     holding.sort(fifoOrder);
-    unmatched += matchHolding(holding, (sell, matched, num, den, shareDays) => {
+    unmatched += matchHolding(holding, (sell, matched, pnl, num, den, shareDays) => {
       const [days, shares] = reduce(BigInt(shareDays), BigInt(matched));
-      deals.push({ account_id: sell.account_id, sell_date: sell.trade_date, quantity_sold: matched, pnl: reduce(num, den), days: [Number(days), Number(shares)] });
+      deals.push({ account_id: sell.account_id, sell_date: sell.trade_date, quantity_sold: matched, pnl: Number.isNaN(pnl) ? reduce(num, den) : [BigInt(pnl), 1n], days: [Number(days), Number(shares)] });
     });
   }
   return { deals, unmatched };
@@ -128,6 +128,26 @@ describe("FIFO matching", () => {
       unmatched: 2,
     });
     expect(computeMetrics(trades).stats.realized_pnl).toBe(23.33);
+  });
+
+  it("stays exact where a part of a lot outgrows doubles in the middle of a sell", () => {
+    const { buy, sell } = tradeFactory();
+    const q = 2_147_483_647n; // a prime: no part of the second lot divides
+    const c = 999_999_999_999_999n; // 99,999,999,999.9999 đồng, the largest 15-digit cost
+    const trades = [
+      buy("2024-01-02", 1, "1.0000"),
+      buy("2024-01-03", Number(q), "99999999999.9999"),
+      // Takes the first lot whole, then all but one share of the second: c x (q - 1) / q, whose
+      // remainder times the shares taken is far beyond 2^53.
+      sell("2024-01-04", Number(q), "0.0000"),
+      sell("2024-01-05", 1, "0.0000"), // the last share: c / q
+    ];
+    const first = reduce(-(10_000n * q + c * (q - 1n)), q);
+    const second = reduce(-c, q);
+    expect(match(trades).deals.map((d) => d.pnl)).toEqual([first, second]);
+    // Together the two lots' cost exactly: 1 + 99,999,999,999.9999 đồng.
+    expect(first[0] * second[1] + second[0] * first[1]).toBe(-(10_000n + c) * first[1] * second[1]);
+    expect(computeMetrics(trades).stats.realized_pnl).toBe(-100_000_000_001);
   });
 
   it("puts a same-day buy before the sell, whatever the ids and input order", () => {
