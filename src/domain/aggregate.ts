@@ -4,7 +4,7 @@
  * deals with exact pnl. The aggregate of a customer is the sum of its holdings' aggregates, so
  * one holding's trades can change without the others being read again.
  */
-import { type DealSink, type ParsedTrade, fifoOrder, matchHolding } from "./fifo";
+import { type DealSink, type ParsedTrade, fifoOrder, inFifoOrder, matchHolding } from "./fifo";
 import { SCALE } from "./fixed";
 
 export const TOP_DEALS = 5;
@@ -99,8 +99,8 @@ export interface Aggregate {
   lossDays: FixedSum;
   topWins: TopDeal[];
   topLosses: TopDeal[];
-  /** The month of the last deal and its entry in monthPnl, so a run of one month looks up once. */
-  lastMonth: string;
+  /** The month of the last deal (ParsedTrade.month) and its entry in monthPnl, so a run of one month looks up once. */
+  lastMonth: number;
   lastMonthSum: FixedSum | null;
 }
 
@@ -126,7 +126,7 @@ export function emptyAggregate(): Aggregate {
     lossDays: fixedSum(),
     topWins: [],
     topLosses: [],
-    lastMonth: "",
+    lastMonth: -1,
     lastMonthSum: null,
   };
 }
@@ -136,7 +136,8 @@ export function emptyAggregate(): Aggregate {
  * sums are added apart (addTransactions), in input order, which reads memory in sequence.
  */
 export function addHolding(agg: Aggregate, holding: ParsedTrade[], onDeal?: DealSink): void {
-  holding.sort(fifoOrder);
+  // Trades mostly arrive in date order already; checking is a plain pass, sorting is not.
+  if (!inFifoOrder(holding)) holding.sort(fifoOrder);
   agg.unmatched += matchHolding(
     holding,
     onDeal
@@ -159,7 +160,8 @@ export function addTransactions(agg: Aggregate, trades: readonly ParsedTrade[]):
   let from = "";
   let to = "";
   // Sorted trades come in runs of one month: count a run, then add it to the map once.
-  let month = "";
+  let month = -1; // ParsedTrade.month of the run
+  let key = "";
   let run = 0;
   // Small money (below 2^51 each) adds up in doubles, exactly, and moves to the bigints in bulk.
   let buyValue = 0;
@@ -204,15 +206,16 @@ export function addTransactions(agg: Aggregate, trades: readonly ParsedTrade[]):
       toDay = t.day;
       to = date;
     }
-    if (run > 0 && date.startsWith(month)) {
+    if (t.month === month) {
       run++;
     } else {
-      if (run > 0) agg.monthTrades.set(month, (agg.monthTrades.get(month) ?? 0) + run);
-      month = date.slice(0, 7);
+      if (run > 0) agg.monthTrades.set(key, (agg.monthTrades.get(key) ?? 0) + run);
+      month = t.month;
+      key = date.slice(0, 7);
       run = 1;
     }
   }
-  if (run > 0) agg.monthTrades.set(month, (agg.monthTrades.get(month) ?? 0) + run);
+  if (run > 0) agg.monthTrades.set(key, (agg.monthTrades.get(key) ?? 0) + run);
   agg.buyValue += BigInt(buyValue);
   agg.buyFee += BigInt(buyFee);
   agg.sellValue += BigInt(sellValue);
@@ -232,10 +235,11 @@ function addDeal(agg: Aggregate, sell: ParsedTrade, matched: number, pnl: number
   agg.deals++;
   // A holding's sells come in date order: look the month's sum up once per run of a month.
   let monthSum = agg.lastMonthSum;
-  if (monthSum === null || !sell.trade_date.startsWith(agg.lastMonth)) {
-    agg.lastMonth = sell.trade_date.slice(0, 7);
-    monthSum = agg.monthPnl.get(agg.lastMonth) ?? null;
-    if (!monthSum) agg.monthPnl.set(agg.lastMonth, (monthSum = fixedSum()));
+  if (monthSum === null || sell.month !== agg.lastMonth) {
+    agg.lastMonth = sell.month;
+    const key = sell.trade_date.slice(0, 7);
+    monthSum = agg.monthPnl.get(key) ?? null;
+    if (!monthSum) agg.monthPnl.set(key, (monthSum = fixedSum()));
     agg.lastMonthSum = monthSum;
   }
   const integer = pnl === pnl; // not NaN

@@ -12,6 +12,8 @@ export interface ParsedTrade {
   trade_date: string;
   /** trade_date as days since 1970-01-01, for ordering and holding days. */
   day: number;
+  /** trade_date's year * 12 + month, so runs of one month are found without reading strings. */
+  month: number;
   stock_code: string;
   type: "buy" | "sell";
   quantity: number;
@@ -45,6 +47,7 @@ export function parseTrade(t: TradeInput): ParsedTrade {
     account_id: t.account_id,
     trade_date: t.trade_date,
     day: dayNumber(t.trade_date),
+    month: lastMonth,
     stock_code: t.stock_code,
     type: t.type,
     quantity: t.quantity,
@@ -65,6 +68,12 @@ function costOf(t: ParsedTrade): bigint {
 /** A sell's net proceeds, value - fee - tax, exactly. */
 function netOf(t: ParsedTrade): bigint {
   return t.big ? t.big.total_value - t.big.fee - t.big.personal_tax : BigInt(t.total_value - t.fee - t.personal_tax);
+}
+
+/** True when `trades` are already in fifoOrder: one inlined pass, cheaper than sorting them. */
+export function inFifoOrder(trades: readonly ParsedTrade[]): boolean {
+  for (let i = 1; i < trades.length; i++) if (fifoOrder(trades[i - 1] as ParsedTrade, trades[i] as ParsedTrade) > 0) return false;
+  return true;
 }
 
 /** trade_date, then buys before sells on the same date, then id. */
@@ -270,8 +279,11 @@ function dayNumber(date: string): number {
   const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
   lastDate = date;
   lastDay = era * 146_097 + dayOfEra - 719_468;
+  lastMonth = Number(date.slice(0, 4)) * 12 + m;
   return lastDay;
 }
 
+/** The last date dayNumber read, its day number and its month (ParsedTrade.month). */
 let lastDate = "";
 let lastDay = 0;
+let lastMonth = 0;
