@@ -4,7 +4,7 @@
  * deals with exact pnl. The aggregate of a customer is the sum of its holdings' aggregates, so
  * one holding's trades can change without the others being read again.
  */
-import { type DealSink, type ParsedTrade, fifoOrder, matchHolding } from "./fifo";
+import { type DealSink, type ParsedTrade, fifoOrder, inFifoOrder, matchHolding } from "./fifo";
 import { SCALE } from "./fixed";
 
 export const TOP_DEALS = 5;
@@ -13,6 +13,11 @@ export const TOP_DEALS = 5;
 export interface TopDeal {
   num: bigint;
   den: bigint;
+  /**
+   * The pnl again when it is an integer below 2^53 in magnitude, so two such deals compare as
+   * doubles, exactly; NaN otherwise. Only a candidate (addDeal) may leave num/den unset then.
+   */
+  small: number;
   shareDays: number;
   matched: number;
   sell_date: string;
@@ -21,23 +26,44 @@ export interface TopDeal {
 }
 
 /**
- * A fixed-scale sum (fixed.ts), worth whole * SCALE + scaled units of SCALE, and within
- * `inexact` units of the exact sum. Integer terms (most deals) go to `whole` unscaled, so
- * they cost one small addition and no multiplication.
+ * A fixed-scale sum (fixed.ts), worth (whole + small) * SCALE + scaled units of SCALE, and
+ * within `inexact` units of the exact sum. Integer terms (most deals) go to `whole` unscaled,
+ * and those below 2^52 in magnitude to the double `small` first (addInteger), so they cost one
+ * float addition and no bigint at all.
  */
 export interface FixedSum {
   whole: bigint;
+  /** An exact integer, |small| < 2^52. */
+  small: number;
   scaled: bigint;
   inexact: number;
 }
 
 export function fixedSum(): FixedSum {
-  return { whole: 0n, scaled: 0n, inexact: 0 };
+  return { whole: 0n, small: 0, scaled: 0n, inexact: 0 };
 }
 
 /** The sum in units of SCALE. */
 export function scaledTotal(s: FixedSum): bigint {
-  return s.whole * SCALE + s.scaled;
+  return (s.whole + BigInt(s.small)) * SCALE + s.scaled;
+}
+
+const HALF = 2 ** 52;
+
+/**
+ * Adds the integer x (|x| < 2^53, exact) to `total`. Both |small| and an added |x| are kept below
+ * 2^52, so their sum is below 2^53 and exact; a sum reaching 2^52 moves to the bigint.
+ */
+export function addInteger(total: FixedSum, x: number): void {
+  if (x >= HALF || x <= -HALF) {
+    total.whole += BigInt(x);
+    return;
+  }
+  const sum = total.small + x;
+  if (sum >= HALF || sum <= -HALF) {
+    total.whole += BigInt(sum);
+    total.small = 0;
+  } else total.small = sum;
 }
 
 /** Adds the fraction num/den (den > 0) to `total`. */
@@ -73,8 +99,8 @@ export interface Aggregate {
   lossDays: FixedSum;
   topWins: TopDeal[];
   topLosses: TopDeal[];
-  /** The month of the last deal and its entry in monthPnl, so a run of one month looks up once. */
-  lastMonth: string;
+  /** The month of the last deal (ParsedTrade.month) and its entry in monthPnl, so a run of one month looks up once. */
+  lastMonth: number;
   lastMonthSum: FixedSum | null;
 }
 
@@ -100,28 +126,42 @@ export function emptyAggregate(): Aggregate {
     lossDays: fixedSum(),
     topWins: [],
     topLosses: [],
-    lastMonth: "",
+    lastMonth: -1,
     lastMonthSum: null,
   };
 }
 
-/** Adds one holding's trades (any order) to `agg`. */
+/**
+ * Adds the deals of one holding's trades (any order; sorted here) to `agg`. Their transaction
+ * sums are added apart (addTransactions), in input order, which reads memory in sequence.
+ */
 export function addHolding(agg: Aggregate, holding: ParsedTrade[], onDeal?: DealSink): void {
-  holding.sort(fifoOrder);
-  addTransactions(agg, holding);
-  agg.unmatched += matchHolding(holding, (sell, matched, num, den, shareDays) => {
-    addDeal(agg, sell, matched, num, den, shareDays);
-    onDeal?.(sell, matched, num, den, shareDays);
-  });
+  // Trades mostly arrive in date order already; checking is a plain pass, sorting is not.
+  if (!inFifoOrder(holding)) holding.sort(fifoOrder);
+  agg.unmatched += matchHolding(
+    holding,
+    onDeal
+      ? (sell, matched, pnl, num, den, shareDays) => {
+          addDeal(agg, sell, matched, pnl, num, den, shareDays);
+          onDeal(sell, matched, pnl, num, den, shareDays);
+        }
+      : (sell, matched, pnl, num, den, shareDays) => addDeal(agg, sell, matched, pnl, num, den, shareDays),
+  );
 }
 
 /** Sums of doubles stay exact below 2^53: flush to the bigint before a sum could pass it. */
 const FLUSH = 2 ** 52;
 
-function addTransactions(agg: Aggregate, trades: readonly ParsedTrade[]): void {
-  let { from, to } = agg;
+/** Adds the counts and sums of `trades` (any order, any holdings) to `agg`. */
+export function addTransactions(agg: Aggregate, trades: readonly ParsedTrade[]): void {
+  // The earliest and latest trade by day number: comparing numbers, not date strings.
+  let fromDay = Infinity;
+  let toDay = -Infinity;
+  let from = "";
+  let to = "";
   // Sorted trades come in runs of one month: count a run, then add it to the map once.
-  let month = "";
+  let month = -1; // ParsedTrade.month of the run
+  let key = "";
   let run = 0;
   // Small money (below 2^51 each) adds up in doubles, exactly, and moves to the bigints in bulk.
   let buyValue = 0;
@@ -158,52 +198,67 @@ function addTransactions(agg: Aggregate, trades: readonly ParsedTrade[]): void {
       }
     }
     const date = t.trade_date;
-    if (from === null || date < from) from = date;
-    if (to === null || date > to) to = date;
-    if (run > 0 && date.startsWith(month)) {
+    if (t.day < fromDay) {
+      fromDay = t.day;
+      from = date;
+    }
+    if (t.day > toDay) {
+      toDay = t.day;
+      to = date;
+    }
+    if (t.month === month) {
       run++;
     } else {
-      if (run > 0) agg.monthTrades.set(month, (agg.monthTrades.get(month) ?? 0) + run);
-      month = date.slice(0, 7);
+      if (run > 0) agg.monthTrades.set(key, (agg.monthTrades.get(key) ?? 0) + run);
+      month = t.month;
+      key = date.slice(0, 7);
       run = 1;
     }
   }
-  if (run > 0) agg.monthTrades.set(month, (agg.monthTrades.get(month) ?? 0) + run);
+  if (run > 0) agg.monthTrades.set(key, (agg.monthTrades.get(key) ?? 0) + run);
   agg.buyValue += BigInt(buyValue);
   agg.buyFee += BigInt(buyFee);
   agg.sellValue += BigInt(sellValue);
   agg.sellFee += BigInt(sellFee);
   agg.tax += BigInt(tax);
   agg.transactions += trades.length;
-  agg.from = from;
-  agg.to = to;
+  if (trades.length === 0) return;
+  if (agg.from === null || from < agg.from) agg.from = from;
+  if (agg.to === null || to > agg.to) agg.to = to;
 }
 
 /** Reused for the candidate of each deal, so a deal that enters no top list allocates nothing. */
-const candidate: TopDeal = { num: 0n, den: 1n, shareDays: 0, matched: 0, sell_date: "", stock_code: "", sell_id: "" };
+const candidate: TopDeal = { num: 0n, den: 1n, small: NaN, shareDays: 0, matched: 0, sell_date: "", stock_code: "", sell_id: "" };
 
-function addDeal(agg: Aggregate, sell: ParsedTrade, matched: number, num: bigint, den: bigint, shareDays: number): void {
+/** One deal, its pnl as DealSink gives it (fifo.ts): the exact double `pnl`, or num/den when pnl is NaN. */
+function addDeal(agg: Aggregate, sell: ParsedTrade, matched: number, pnl: number, num: bigint, den: bigint, shareDays: number): void {
   agg.deals++;
   // A holding's sells come in date order: look the month's sum up once per run of a month.
   let monthSum = agg.lastMonthSum;
-  if (monthSum === null || !sell.trade_date.startsWith(agg.lastMonth)) {
-    agg.lastMonth = sell.trade_date.slice(0, 7);
-    monthSum = agg.monthPnl.get(agg.lastMonth) ?? null;
-    if (!monthSum) agg.monthPnl.set(agg.lastMonth, (monthSum = fixedSum()));
+  if (monthSum === null || sell.month !== agg.lastMonth) {
+    agg.lastMonth = sell.month;
+    const key = sell.trade_date.slice(0, 7);
+    monthSum = agg.monthPnl.get(key) ?? null;
+    if (!monthSum) agg.monthPnl.set(key, (monthSum = fixedSum()));
     agg.lastMonthSum = monthSum;
   }
-  addFraction(monthSum, num, den);
-  if (num === 0n) return; // break-even: only total_deals and its month
+  const integer = pnl === pnl; // not NaN
+  if (integer) addInteger(monthSum, pnl);
+  else addFraction(monthSum, num, den);
+  if (integer ? pnl === 0 : num === 0n) return; // break-even: only total_deals and its month
 
-  const win = num > 0n;
+  const win = integer ? pnl > 0 : num > 0n;
   if (win) agg.wins++;
   else agg.losses++;
-  addFraction(win ? agg.winPnl : agg.lossPnl, num, den);
+  if (integer) addInteger(win ? agg.winPnl : agg.lossPnl, pnl);
+  else addFraction(win ? agg.winPnl : agg.lossPnl, num, den);
   const rest = shareDays % matched;
   const days = win ? agg.winDays : agg.lossDays;
-  days.whole += BigInt((shareDays - rest) / matched);
+  addInteger(days, (shareDays - rest) / matched);
   if (rest !== 0) addFraction(days, BigInt(rest), BigInt(matched));
 
+  // num/den of an integer pnl are made only if the deal enters a top list (offerTop).
+  candidate.small = integer ? pnl : NaN;
   candidate.num = num;
   candidate.den = den;
   candidate.shareDays = shareDays;
@@ -219,7 +274,7 @@ export function offerTop(top: TopDeal[], deal: TopDeal, wins: boolean): void {
   let at = top.length;
   while (at > 0 && rank(deal, top[at - 1] as TopDeal, wins) < 0) at--;
   if (at === TOP_DEALS) return;
-  top.splice(at, 0, { ...deal });
+  top.splice(at, 0, deal.small === deal.small ? { ...deal, num: BigInt(deal.small), den: 1n } : { ...deal });
   if (top.length > TOP_DEALS) top.pop();
 }
 
@@ -235,9 +290,19 @@ export function rank(a: TopDeal, b: TopDeal, wins: boolean): number {
   return a.sell_id < b.sell_id ? -1 : a.sell_id > b.sell_id ? 1 : 0;
 }
 
-/** Exact comparison of two pnl: denominators are positive, so cross-multiplying keeps the order. */
+/**
+ * Exact comparison of two pnl: as doubles when both are exact integers there; otherwise
+ * denominators are positive, so cross-multiplying keeps the order.
+ */
 function comparePnl(a: TopDeal, b: TopDeal): number {
-  const diff = a.den === b.den ? a.num - b.num : a.num * b.den - b.num * a.den;
+  const aSmall = a.small === a.small;
+  const bSmall = b.small === b.small;
+  if (aSmall && bSmall) return a.small > b.small ? 1 : a.small < b.small ? -1 : 0;
+  const aNum = aSmall ? BigInt(a.small) : a.num;
+  const aDen = aSmall ? 1n : a.den;
+  const bNum = bSmall ? BigInt(b.small) : b.num;
+  const bDen = bSmall ? 1n : b.den;
+  const diff = aDen === bDen ? aNum - bNum : aNum * bDen - bNum * aDen;
   return diff > 0n ? 1 : diff < 0n ? -1 : 0;
 }
 
@@ -268,6 +333,7 @@ export function mergeInto(a: Aggregate, b: Aggregate): void {
 
 function addSum(a: FixedSum, b: FixedSum): void {
   a.whole += b.whole;
+  addInteger(a, b.small);
   a.scaled += b.scaled;
   a.inexact += b.inexact;
 }

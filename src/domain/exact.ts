@@ -29,9 +29,10 @@ export function exactCollector(): { sink: DealSink; sums: ExactSums } {
   const shareDays: number[] = [];
   const matched: number[] = [];
   const months: string[] = [];
-  const sink: DealSink = (sell, m, num, den, days) => {
-    nums.push(num);
-    dens.push(den);
+  const sink: DealSink = (sell, m, pnl, num, den, days) => {
+    const integer = pnl === pnl; // not NaN: the exact integer pnl (fifo.ts DealSink)
+    nums.push(integer ? BigInt(pnl) : num);
+    dens.push(integer ? 1n : den);
     shareDays.push(days);
     matched.push(m);
     months.push(sell.trade_date.slice(0, 7));

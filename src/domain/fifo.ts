@@ -12,6 +12,8 @@ export interface ParsedTrade {
   trade_date: string;
   /** trade_date as days since 1970-01-01, for ordering and holding days. */
   day: number;
+  /** trade_date's year * 12 + month, so runs of one month are found without reading strings. */
+  month: number;
   stock_code: string;
   type: "buy" | "sell";
   quantity: number;
@@ -26,11 +28,14 @@ export interface ParsedTrade {
 }
 
 /**
- * Receives each deal. pnl = pnlNum / pnlDen exactly (pnlDen > 0, not reduced; it divides
- * first lot's shares x last lot's shares x sell quantity); holding days = shareDays / matched.
- * A callback rather than a deal object, so the fast path allocates nothing per deal.
+ * Receives each deal. Its pnl, in 10^-4 đồng, comes one of two ways: when it is an integer
+ * below 2^53 in magnitude (most deals of real books), as the exact double `pnl`, and then
+ * pnlNum and pnlDen are 0n and 1n and mean nothing; otherwise `pnl` is NaN and the pnl is
+ * pnlNum / pnlDen exactly (pnlDen > 0, not reduced; it divides first lot's shares x last lot's
+ * shares x sell quantity). Holding days = shareDays / matched. A callback with plain values
+ * rather than a deal object, so the common path allocates nothing per deal, not even a bigint.
  */
-export type DealSink = (sell: ParsedTrade, matched: number, pnlNum: bigint, pnlDen: bigint, shareDays: number) => void;
+export type DealSink = (sell: ParsedTrade, matched: number, pnl: number, pnlNum: bigint, pnlDen: bigint, shareDays: number) => void;
 
 export function parseTrade(t: TradeInput): ParsedTrade {
   const value = smallUnits(t.total_value);
@@ -42,6 +47,7 @@ export function parseTrade(t: TradeInput): ParsedTrade {
     account_id: t.account_id,
     trade_date: t.trade_date,
     day: dayNumber(t.trade_date),
+    month: lastMonth,
     stock_code: t.stock_code,
     type: t.type,
     quantity: t.quantity,
@@ -64,6 +70,12 @@ function netOf(t: ParsedTrade): bigint {
   return t.big ? t.big.total_value - t.big.fee - t.big.personal_tax : BigInt(t.total_value - t.fee - t.personal_tax);
 }
 
+/** True when `trades` are already in fifoOrder: one inlined pass, cheaper than sorting them. */
+export function inFifoOrder(trades: readonly ParsedTrade[]): boolean {
+  for (let i = 1; i < trades.length; i++) if (fifoOrder(trades[i - 1] as ParsedTrade, trades[i] as ParsedTrade) > 0) return false;
+  return true;
+}
+
 /** trade_date, then buys before sells on the same date, then id. */
 export function fifoOrder(a: ParsedTrade, b: ParsedTrade): number {
   if (a.day !== b.day) return a.day - b.day;
@@ -71,18 +83,35 @@ export function fifoOrder(a: ParsedTrade, b: ParsedTrade): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** 2^53: every integer of smaller magnitude is a double, and so is the exact result of +, -, *
+ * or % on such integers whenever that result's magnitude is below it too. Rounding to nearest
+ * is monotone, so a result whose true magnitude is 2^53 or more comes out 2^53 or more: a
+ * computed magnitude below 2^53 proves the operation was exact. The number path below leans
+ * on this after every step and moves to bigints the moment a check fails. */
+const EXACT = 2 ** 53;
+
 /**
  * Walks one holding's trades, already in fifoOrder, passing each deal to `sink`; returns the
  * sold shares left unmatched. Open lots are parallel arrays (no object per lot) used as a
- * queue from `head`. A lot keeps its original shares and cost and how many shares are used,
- * so every part of it is cost * take / shares exactly and the parts add up to its cost.
+ * queue from `head`; only the head lot can be partly used (`headUsed` shares). A lot keeps its
+ * original shares and cost, so every part of it is cost * take / shares exactly and the parts
+ * add up to its cost.
+ *
+ * Each sell's pnl is whole + num / den: integer parts go to `whole`, and each part that does
+ * not divide adds its remainder over its denominator to num/den (at most three: the sell's
+ * proceeds, the head lot opened by an earlier sell, and the lot this sell leaves open). This
+ * runs in doubles while every value is provably exact (EXACT) and in bigints from the first
+ * step that is not, or for a lot or sell whose money is too large for doubles (`big`).
  */
 export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink): number {
   const shares: number[] = [];
-  const cost: bigint[] = [];
-  const used: number[] = [];
+  /** A lot's cost when its money is small (below 2^52: three amounts below 10^15 each), else -1. */
+  const cost: number[] = [];
+  /** A lot's cost when it is not small, else null. */
+  const bigCost: (bigint | null)[] = [];
   const day: number[] = [];
   let head = 0;
+  let headUsed = 0;
   let unmatched = 0;
   for (const trade of trades) {
     // A row without shares (not in real data) takes no part: an empty lot has no unit cost,
@@ -90,61 +119,147 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink): nu
     if (trade.quantity <= 0) continue;
     if (trade.type === "buy") {
       shares.push(trade.quantity);
-      cost.push(costOf(trade));
-      used.push(0);
+      if (trade.big) {
+        cost.push(-1);
+        bigCost.push(costOf(trade));
+      } else {
+        cost.push(trade.total_value + trade.fee + trade.personal_tax);
+        bigCost.push(null);
+      }
       day.push(trade.day);
       continue;
     }
 
     let wanted = trade.quantity;
-    // pnl = whole + fraction: `whole` collects the integer parts; each inexact part adds its
-    // remainder over its denominator to num/den (at most three: the sell's proceeds, a lot
-    // opened by an earlier sell, and the lot this sell leaves open).
-    let whole = 0n;
-    let num = 0n;
-    let den = 1n;
     let shareDays = 0; // shares (< 2^31) x days (< 2^22) < 2^53: an exact integer
+    // The number path's state, then the bigint path's once `big` is set.
+    let big = false;
+    let whole = 0;
+    let num = 0;
+    let den = 1;
+    let wholeB = 0n;
+    let numB = 0n;
+    let denB = 1n;
     while (wanted > 0 && head < shares.length) {
       const lotShares = shares[head] as number;
-      const left = lotShares - (used[head] as number);
+      const left = lotShares - headUsed;
       const take = wanted < left ? wanted : left;
       shareDays += take * (trade.day - (day[head] as number));
+      const c = cost[head] as number;
+      done: if (!big && c >= 0) {
+        // Costs are >= 0, so `whole` only falls: checking it after each step keeps it exact.
+        if (take === lotShares) {
+          const w = whole - c;
+          if (w <= -EXACT) break done;
+          whole = w;
+        } else {
+          // c = a * lotShares + r, so c * take / lotShares = a * take + r * take / lotShares;
+          // a * take <= c < 2^53 and r < lotShares, so only r * take needs checking.
+          const r = c % lotShares;
+          const rt = r * take;
+          if (rt >= EXACT) break done;
+          const rest = rt % lotShares;
+          const w = whole - (((c - r) / lotShares) * take + (rt - rest) / lotShares);
+          if (w <= -EXACT) break done;
+          if (rest !== 0) {
+            const n = num * lotShares - rest * den;
+            const d = den * lotShares;
+            if (d >= EXACT || rest * den >= EXACT || Math.abs(num * lotShares) >= EXACT || Math.abs(n) >= EXACT) break done;
+            num = n;
+            den = d;
+          }
+          whole = w;
+        }
+        wanted -= take;
+        if (take === left) {
+          head++;
+          headUsed = 0;
+        } else headUsed += take;
+        continue;
+      }
+      if (!big) {
+        big = true;
+        wholeB = BigInt(whole);
+        numB = BigInt(num);
+        denB = BigInt(den);
+      }
+      const lotCost = bigCost[head] ?? BigInt(c);
       if (take === lotShares) {
-        whole -= cost[head] as bigint;
+        wholeB -= lotCost;
       } else {
-        const part = (cost[head] as bigint) * BigInt(take);
+        const part = lotCost * BigInt(take);
         const q = BigInt(lotShares);
         const int = part / q;
-        whole -= int;
+        wholeB -= int;
         const rest = part - int * q;
         if (rest !== 0n) {
-          num = num * q - rest * den;
-          den *= q;
+          numB = numB * q - rest * denB;
+          denB *= q;
         }
       }
       wanted -= take;
-      if (take === left) head++;
-      else used[head] = (used[head] as number) + take;
+      if (take === left) {
+        head++;
+        headUsed = 0;
+      } else headUsed += take;
     }
 
     const matched = trade.quantity - wanted;
     unmatched += wanted;
     if (matched === 0) continue;
-    const net = netOf(trade);
-    if (matched === trade.quantity) {
-      whole += net;
-    } else {
-      const part = net * BigInt(matched);
-      const q = BigInt(trade.quantity);
-      const int = part / q;
-      whole += int;
-      const rest = part - int * q;
-      if (rest !== 0n) {
-        num = num * q + rest * den;
-        den *= q;
+    const quantity = trade.quantity;
+    if (!big && !trade.big) {
+      // |net| < 2^52: three amounts below 10^15 each.
+      const net = trade.total_value - trade.fee - trade.personal_tax;
+      done: {
+        if (matched === quantity) {
+          const w = whole + net;
+          if (Math.abs(w) >= EXACT) break done;
+          whole = w;
+        } else {
+          // Truncated toward zero like the bigint path: |net| = a * quantity + r.
+          const sign = net < 0 ? -1 : 1;
+          const abs = net < 0 ? -net : net;
+          const r = abs % quantity;
+          const rm = r * matched;
+          if (rm >= EXACT) break done;
+          const rest = rm % quantity;
+          const w = whole + sign * (((abs - r) / quantity) * matched + (rm - rest) / quantity);
+          if (Math.abs(w) >= EXACT) break done;
+          if (rest !== 0) {
+            const n = num * quantity + sign * rest * den;
+            const d = den * quantity;
+            if (d >= EXACT || rest * den >= EXACT || Math.abs(num * quantity) >= EXACT || Math.abs(n) >= EXACT) break done;
+            num = n;
+            den = d;
+          }
+          whole = w;
+        }
+        if (den === 1) sink(trade, matched, whole, 0n, 1n, shareDays);
+        else sink(trade, matched, NaN, BigInt(whole) * BigInt(den) + BigInt(num), BigInt(den), shareDays);
+        continue;
       }
     }
-    sink(trade, matched, den === 1n ? whole + num : whole * den + num, den, shareDays);
+    if (!big) {
+      wholeB = BigInt(whole);
+      numB = BigInt(num);
+      denB = BigInt(den);
+    }
+    const net = netOf(trade);
+    if (matched === quantity) {
+      wholeB += net;
+    } else {
+      const part = net * BigInt(matched);
+      const q = BigInt(quantity);
+      const int = part / q;
+      wholeB += int;
+      const rest = part - int * q;
+      if (rest !== 0n) {
+        numB = numB * q + rest * denB;
+        denB *= q;
+      }
+    }
+    sink(trade, matched, NaN, denB === 1n ? wholeB + numB : wholeB * denB + numB, denB, shareDays);
   }
   return unmatched;
 }
@@ -164,8 +279,11 @@ function dayNumber(date: string): number {
   const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
   lastDate = date;
   lastDay = era * 146_097 + dayOfEra - 719_468;
+  lastMonth = Number(date.slice(0, 4)) * 12 + m;
   return lastDay;
 }
 
+/** The last date dayNumber read, its day number and its month (ParsedTrade.month). */
 let lastDate = "";
 let lastDay = 0;
+let lastMonth = 0;

@@ -44,7 +44,8 @@ export function finish(agg: Aggregate, exact?: ExactSums): CustomerMetrics | nul
 
   try {
     const all: FixedSum = {
-      whole: agg.winPnl.whole + agg.lossPnl.whole,
+      whole: agg.winPnl.whole + agg.lossPnl.whole + BigInt(agg.winPnl.small) + BigInt(agg.lossPnl.small),
+      small: 0,
       scaled: agg.winPnl.scaled + agg.lossPnl.scaled,
       inexact: agg.winPnl.inexact + agg.lossPnl.inexact,
     };

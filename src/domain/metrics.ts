@@ -2,7 +2,7 @@
  * Stats and analytics for one customer's transactions in all accounts (DESIGN §6), exact:
  * every figure is the exact rational the rules define, rounded once at output.
  */
-import { addHolding, emptyAggregate } from "./aggregate";
+import { addHolding, addTransactions, emptyAggregate } from "./aggregate";
 import { exactCollector } from "./exact";
 import { type ParsedTrade, parseTrade } from "./fifo";
 import { finish } from "./finish";
@@ -14,13 +14,16 @@ import type { CustomerMetrics, TradeInput } from "./types";
  * matched again collecting every deal, and those figures are summed exactly (exact.ts).
  */
 export function computeMetrics(trades: readonly TradeInput[]): CustomerMetrics {
-  const holdings = groupByHolding(trades.map(parseTrade));
+  const parsed = trades.map(parseTrade);
   const agg = emptyAggregate();
+  addTransactions(agg, parsed);
+  const holdings = groupByHolding(parsed);
   for (const holding of holdings) addHolding(agg, holding);
   const fast = finish(agg);
   if (fast) return fast;
 
   const again = emptyAggregate();
+  addTransactions(again, parsed);
   const { sink, sums } = exactCollector();
   for (const holding of holdings) addHolding(again, holding, sink);
   return finish(again, sums) as CustomerMetrics;

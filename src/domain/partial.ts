@@ -3,7 +3,7 @@
  * as JSON, recomputes only the holdings whose trades changed, and merges a customer's partials
  * into its metrics. A partial's size does not grow with its trades, except the monthly maps.
  */
-import { type Aggregate, type FixedSum, type TopDeal, addHolding, emptyAggregate, mergeInto, scaledTotal } from "./aggregate";
+import { type Aggregate, type FixedSum, type TopDeal, addHolding, addTransactions, emptyAggregate, mergeInto, scaledTotal } from "./aggregate";
 import { parseTrade } from "./fifo";
 import { finish } from "./finish";
 import type { CustomerMetrics, TradeInput } from "./types";
@@ -61,7 +61,9 @@ export interface HoldingPartial {
 /** The partial of ONE holding's trades, in any order. */
 export function holdingPartial(trades: readonly TradeInput[]): HoldingPartial {
   const agg = emptyAggregate();
-  addHolding(agg, trades.map(parseTrade));
+  const parsed = trades.map(parseTrade);
+  addTransactions(agg, parsed);
+  addHolding(agg, parsed);
   return toPartial(agg);
 }
 
@@ -114,11 +116,12 @@ function toPartial(agg: Aggregate): HoldingPartial {
 }
 
 function fromPartial(p: HoldingPartial): Aggregate {
-  const sum = (s: PartialSum): FixedSum => ({ whole: 0n, scaled: BigInt(s.sum), inexact: s.inexact });
+  const sum = (s: PartialSum): FixedSum => ({ whole: 0n, small: 0, scaled: BigInt(s.sum), inexact: s.inexact });
   const deal = (d: PartialDeal): TopDeal => {
     return {
       num: BigInt(d.pnl[0]),
       den: BigInt(d.pnl[1]),
+      small: NaN, // compared as fractions: merging reads few deals
       shareDays: d.days[0],
       matched: d.days[1],
       sell_date: d.sell_date,
