@@ -10,8 +10,7 @@ import { ACCOUNT_A, ACCOUNT_B, tradeId } from "./trades";
 
 /** How many books each property sees: VITE_PNL_BOOKS=100000 for the long run. */
 // Vite replaces `import.meta.env` only when written out in full: no cast around import.meta.
-// @ts-expect-error: the Workers tsconfig does not declare Vite's ImportMeta.env
-export const BOOKS = Number((import.meta.env as Record<string, string | undefined>).VITE_PNL_BOOKS ?? 1000);
+export const BOOKS = Number(import.meta.env.VITE_PNL_BOOKS ?? 1000);
 
 type Row = Omit<TradeInput, "id">;
 const LIMIT = 10n ** 20n - 1n; // numeric(20,4): 9,999,999,999,999,999.9999 in 10^-4 đồng

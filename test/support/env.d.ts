@@ -5,3 +5,8 @@ declare namespace Cloudflare {
     LOCAL_DB_PORT: string;
   }
 }
+
+// Vite's `import.meta.env` in the suites (VITE_* variables reach workerd through it).
+interface ImportMeta {
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
