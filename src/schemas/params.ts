@@ -7,6 +7,7 @@
  * same cost. Nothing malformed ever reaches SQL as a value; only NULL stands in for it.
  */
 import { z } from "@hono/zod-openapi";
+import type { Lookup } from "../db/queries/types";
 
 /**
  * We mint 26 lowercase base32 characters (src/domain/slug.ts); the pattern is wider so that
@@ -15,9 +16,6 @@ import { z } from "@hono/zod-openapi";
 const SLUG_MAX_LENGTH = 64;
 const SLUG = /^[A-Za-z0-9_-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A path parameter as the queries receive it: the value, or null when it names nothing. */
-export type Lookup = string | null;
 
 function slugLookup(value: string): Lookup {
   return value.length <= SLUG_MAX_LENGTH && SLUG.test(value) ? value : null;

@@ -1,4 +1,4 @@
-import type { Broker } from "../../schemas";
+import type { Broker } from "./types";
 import type { Db } from "../client";
 import { brokers } from "../schema";
 

@@ -5,7 +5,7 @@
  * page is an index range scan.
  */
 import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import type { HistoryQuery, Lookup, Transaction } from "../../schemas";
+import type { HistoryFilters, Lookup, Transaction } from "./types";
 import type { Db } from "../client";
 import { accounts, brokers, customers, transactions } from "../schema";
 import { transactionJson } from "./shapes";
@@ -27,7 +27,7 @@ export interface HistoryOwner {
 }
 
 /** Undefined when the slug is unknown or the account is not the customer's. */
-export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQuery): Promise<HistoryPage | undefined> {
+export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryFilters): Promise<HistoryPage | undefined> {
   const perAccount = owner.accountId !== undefined;
   const matching = and(
     eq(transactions.customerId, customers.id),

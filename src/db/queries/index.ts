@@ -2,3 +2,4 @@
 export { listBrokers } from "./brokers";
 export { type Aggregate, findAggregate, findAnalytics, findCustomer, findPortfolio, findStats } from "./customer";
 export { type HistoryOwner, type HistoryPage, findHistory } from "./history";
+export type * from "./types";
