@@ -4,8 +4,8 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./context";
-import { edgeCache } from "./cache";
-import { AppError, onError } from "./errors";
+import { onError } from "./error-handler";
+import { AppError } from "./errors";
 import { config, corsFromConfig, database, requestId, securityHeaders } from "./middleware";
 import { limitNotFound } from "./rate-limit";
 import { aggregate } from "./routes/aggregate";
@@ -23,7 +23,7 @@ export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalidInput });
 
   app.use("*", requestId, securityHeaders, config, corsFromConfig, limitNotFound);
-  app.use("/api/*", database, edgeCache);
+  app.use("/api/*", database);
 
   // Chained, so AppType carries every route for Hono's typed client (hc<AppType>).
   const routes = app
