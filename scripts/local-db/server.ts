@@ -21,6 +21,8 @@ export interface LocalDbServerOptions {
   pgUrl?: string;
   /** Where PGlite keeps each database (`<dataDir>/<database>`); in memory when undefined. */
   dataDir?: string;
+  /** In memory: have a few databases of each family ready before the first request (tests). */
+  prepareSpares?: boolean;
   log?: (msg: string) => void;
 }
 
@@ -44,7 +46,7 @@ export async function startLocalDbServer(options: LocalDbServerOptions = {}): Pr
   const log = options.log ?? (() => {});
   const backend: Backend = options.pgUrl
     ? new PgBackend({ pgUrl: options.pgUrl, log })
-    : new PgliteBackend({ dataDir: options.dataDir, log });
+    : new PgliteBackend({ dataDir: options.dataDir, prepareSpares: options.prepareSpares, log });
   const requests = new Map<string, number>();
   const faults = new Map<string, Fault>();
   /** Responses held open by the `timeout` fault, ended when the server closes. */
