@@ -70,7 +70,8 @@ export class PgliteBackend implements Backend {
   readonly #spares = new Map<Family, PGlite[]>();
   readonly #baselines = new Map<Family, Baseline>();
   readonly #uses = new WeakMap<PGlite, number>();
-  readonly #resets = new Set<Promise<void>>();
+  /** Resets under way, by family: a new database would rather wait for one than open an instance. */
+  readonly #resets = new Map<Family, Set<Promise<void>>>();
   readonly #warming: Promise<void> | undefined;
 
   constructor({ dataDir, prepareSpares, log }: PgliteBackendOptions) {
@@ -144,13 +145,14 @@ export class PgliteBackend implements Backend {
         this.#log(`could not reset a dropped database for reuse: ${error}`);
         await db.close().catch(() => undefined);
       })
-      .finally(() => this.#resets.delete(reset));
-    this.#resets.add(reset);
+      .finally(() => pending.delete(reset));
+    const pending = this.#resets.get(family) ?? new Set();
+    this.#resets.set(family, pending.add(reset));
   }
 
   async close(): Promise<void> {
     await this.#warming;
-    await Promise.all([...this.#resets]);
+    await Promise.all([...this.#resets.values()].flatMap((pending) => [...pending]));
     const spares = [...this.#spares.values()].flat();
     this.#spares.clear();
     await Promise.all(spares.map((db) => db.close()));
@@ -161,6 +163,17 @@ export class PgliteBackend implements Backend {
         entry.dropped = true;
         await entry.db?.close();
       });
+    }
+  }
+
+  /** A reset instance for a new database of this family, waiting for a reset under way if need be. */
+  async #spare(family: Family): Promise<PGlite | undefined> {
+    for (;;) {
+      const spare = this.#spares.get(family)?.pop();
+      if (spare) return spare;
+      const pending = this.#resets.get(family);
+      if (!pending?.size) return undefined;
+      await Promise.race(pending);
     }
   }
 
@@ -202,9 +215,13 @@ export class PgliteBackend implements Backend {
   async #open(database: string, entry: Database): Promise<PGlite> {
     const started = performance.now();
     const dir = this.#dataDir && join(this.#dataDir, database);
+    const spare = dir || entry.dump ? undefined : await this.#spare(entry.family);
     let db: PGlite;
     let how: string;
-    if (entry.dump) {
+    if (spare) {
+      db = spare;
+      how = "reused an instance for";
+    } else if (entry.dump) {
       db = new PGlite({ loadDataDir: await unpackDump(entry.dump) });
       how = "reopened";
     } else if (dir && existsSync(join(dir, "PG_VERSION"))) {
@@ -215,9 +232,6 @@ export class PgliteBackend implements Backend {
         await db.close();
         throw error;
       });
-    } else if (!dir && this.#spares.get(entry.family)?.length) {
-      db = this.#spares.get(entry.family)!.pop()!;
-      how = "reused an instance for";
     } else {
       // Clear what an interrupted creation may have left before loading the template into it.
       if (dir) await rm(dir, { recursive: true, force: true });
