@@ -124,6 +124,11 @@ export async function startLocalDbServer(options: LocalDbServerOptions = {}): Pr
       send(res, 500, { message: `internal error: ${(error as Error)?.message ?? String(error)}` });
     });
   });
+  // Node closes an idle keep-alive connection after 5 s; a client that sends its next request
+  // on it at that moment sees the connection reset (workerd: "Network connection lost", which
+  // the service rightly answers with 503). Clients close idle connections well before a minute.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 61_000;
 
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
