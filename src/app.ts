@@ -4,8 +4,8 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./context";
-import { edgeCache } from "./cache";
-import { AppError, onError } from "./errors";
+import { onError } from "./error-handler";
+import { AppError } from "./errors";
 import { config, corsFromConfig, database, requestId, securityHeaders } from "./middleware";
 import { limitNotFound } from "./rate-limit";
 import { aggregate } from "./routes/aggregate";
@@ -24,9 +24,9 @@ export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalidInput });
 
   app.use("*", requestId, securityHeaders, config, corsFromConfig, limitNotFound);
-  app.use("/api/*", database, edgeCache);
-  // The page's headers go outside the cache, so a cached page carries them too.
-  app.use("/c/*", pageHeaders, database, edgeCache);
+  app.use("/api/*", database);
+  // The page's headers go outside its cached handler, so a cached page carries them too.
+  app.use("/c/*", pageHeaders, database);
 
   // Chained, so AppType carries every route for Hono's typed client (hc<AppType>).
   const routes = app

@@ -1,11 +1,11 @@
 /**
  * One error envelope for every failure: `{success:false, error:"<reason>"}`, plus `details`
  * on 400 and `request_id` on 500. Nothing internal (SQL, stacks, secrets) reaches a client.
+ * Free of the Hono context, so every layer (database access, sync, schemas) may raise these;
+ * src/error-handler.ts turns them into responses.
  */
-import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "./context";
 
 const REASONS: Record<number, string> = {
   400: "Bad Request",
@@ -67,26 +67,6 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 
 export function errorBody(status: number, extra: Partial<ErrorBody> = {}): ErrorBody {
   return { success: false, error: reasonFor(status), ...extra };
-}
-
-export function onError(err: Error, c: Context<AppEnv>): Response {
-  const requestId = c.get("requestId");
-  if (err instanceof AppError) {
-    const body: ErrorBody = { success: false, error: err.message };
-    if (err.details !== undefined) body.details = err.details;
-    if (err.status >= 500) body.request_id = requestId;
-    return c.json(body, err.status, err.headers);
-  }
-  if (err instanceof HTTPException) {
-    const status = err.status;
-    return c.json(errorBody(status, status >= 500 ? { request_id: requestId } : {}), status);
-  }
-  if (isDatabaseUnavailable(err)) {
-    console.error(JSON.stringify({ level: "error", request_id: requestId, event: "database_unavailable", error: describe(err) }));
-    return c.json(errorBody(503, { request_id: requestId }), 503);
-  }
-  console.error(JSON.stringify({ level: "error", request_id: requestId, event: "unhandled", error: describe(err) }));
-  return c.json(errorBody(500, { request_id: requestId }), 500);
 }
 
 /** A log line's view of an error: its kind and SQLSTATE, never a connection string. */

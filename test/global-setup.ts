@@ -1,7 +1,8 @@
 /**
  * Starts the local database server once for the whole run (in Node, outside workerd) and
- * hands its port to the workers through `provide`. At the end it drops the databases the
- * tests created, so runs against a real PostgreSQL (TEST_PG_URL) leave none behind.
+ * hands its port to the workers through `provide`. Tests drop their databases as they end
+ * (test/support/databases.ts), which lets the PGlite server reuse them; at the end this drops
+ * whatever is left, so runs against a real PostgreSQL (TEST_PG_URL) leave none behind.
  */
 import type { TestProject } from "vitest/node";
 import { startLocalDbServer } from "../scripts/local-db/server";
@@ -18,7 +19,7 @@ const TEST_DATABASE = /^(investments|backoffice)_t[0-9a-f]+$/;
 const DROP_CONCURRENCY = 10;
 
 export default async function setup(project: TestProject) {
-  const server = await startLocalDbServer({ port: 0, pgUrl: process.env.TEST_PG_URL || undefined });
+  const server = await startLocalDbServer({ port: 0, pgUrl: process.env.TEST_PG_URL || undefined, prepareSpares: true });
   project.provide("localDbPort", server.port);
   return async () => {
     try {

@@ -32,6 +32,10 @@ export class PgBackend implements Backend {
   readonly #pools = new Map<string, Promise<pg.Pool>>();
   /** Families whose template this process has brought up to date with the migrations. */
   readonly #templatesMigrated = new Set<Family>();
+  /** Drops still running, by database: a request for that name waits for its drop first. */
+  readonly #dropping = new Map<string, Promise<void>>();
+  /** Drops that failed, reported by close() so that a test run cannot leave databases behind unseen. */
+  readonly #dropFailures: string[] = [];
 
   constructor({ pgUrl, log }: PgBackendOptions) {
     this.#pgUrl = pgUrl;
@@ -48,10 +52,29 @@ export class PgBackend implements Backend {
     return this.#withClient(database, (client) => runBatch((statement) => execute(client, statement), statements, options));
   }
 
+  /**
+   * Answers at once and drops in the background: tests drop their databases as they end, and a
+   * DROP DATABASE takes as long as creating one. A later request for the name waits for it.
+   */
   async drop(database: string): Promise<void> {
     familyOf(database); // validates the name before it goes into SQL
-    const pool = await this.#pools.get(database)?.catch(() => undefined);
+    // Taken now, so no request reaches the old database while the drop waits its turn.
+    const pool = this.#pools.get(database);
     this.#pools.delete(database);
+    const previous = this.#dropping.get(database) ?? Promise.resolve();
+    const dropped = previous
+      .then(() => this.#drop(database, pool))
+      .catch((error: unknown) => {
+        this.#dropFailures.push(`${database}: ${(error as Error)?.message ?? error}`);
+      })
+      .finally(() => {
+        if (this.#dropping.get(database) === dropped) this.#dropping.delete(database);
+      });
+    this.#dropping.set(database, dropped);
+  }
+
+  async #drop(database: string, pending: Promise<pg.Pool> | undefined): Promise<void> {
+    const pool = await pending?.catch(() => undefined);
     // Not awaited before the DROP: FORCE ends the pool's busy connections, which lets end() finish.
     const ended = pool?.end();
     await this.#admin.query(`DROP DATABASE IF EXISTS ${ident(database)} WITH (FORCE)`);
@@ -59,10 +82,12 @@ export class PgBackend implements Backend {
   }
 
   async close(): Promise<void> {
+    await Promise.all([...this.#dropping.values()]);
     const pools = await Promise.allSettled([...this.#pools.values()]);
     this.#pools.clear();
     await Promise.all(pools.map((p) => (p.status === "fulfilled" ? p.value.end() : undefined)));
     await this.#admin.end();
+    if (this.#dropFailures.length) throw new Error(`could not drop ${this.#dropFailures.length} database(s):\n${this.#dropFailures.join("\n")}`);
   }
 
   async #withClient<T>(database: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -90,7 +115,10 @@ export class PgBackend implements Backend {
   #pool(database: string): Promise<pg.Pool> {
     let pool = this.#pools.get(database);
     if (!pool) {
-      const created = this.#ensureDatabase(database).then(() => this.#newPool(this.#urlOf(database), database));
+      const dropping = this.#dropping.get(database) ?? Promise.resolve();
+      const created = dropping
+        .then(() => this.#ensureDatabase(database))
+        .then(() => this.#newPool(this.#urlOf(database), database));
       created.catch(() => {
         if (this.#pools.get(database) === created) this.#pools.delete(database);
       });

@@ -13,6 +13,9 @@
  * files), and test suites create databases by the hundred, so only the most recently used
  * MAX_OPEN instances stay open: an older idle one is closed, its data kept on disk or, in
  * memory mode, as a gzipped dump (~5 MB), and it is reopened when it is next used.
+ *
+ * In memory, a dropped database's instance is reset to the template's state and reused for the
+ * next new database of its family (pglite-recycle.ts), which costs far less than opening one.
  */
 import { Mutex, PGlite, protocol } from "@electric-sql/pglite";
 import type { messages } from "@electric-sql/pglite";
@@ -28,10 +31,15 @@ import {
   toSqlError,
   type TransactionOptions,
 } from "./backend";
+import { type Baseline, readBaseline, resetToBaseline } from "./pglite-recycle";
 import { packDump, PgliteTemplates, unpackDump } from "./pglite-templates";
-import { type Family, familyOf, migratePgliteDatabase } from "./schemas";
+import { FAMILIES, type Family, familyOf, migratePgliteDatabase } from "./schemas";
 
 const MAX_OPEN = 8;
+/** Reset instances kept ready per family, beyond the open ones. */
+const MAX_SPARE = 2;
+/** Uses before an instance is closed rather than reset again, so catalog bloat stays bounded. */
+const MAX_USES = 40;
 
 interface Database {
   family: Family;
@@ -48,6 +56,8 @@ interface Database {
 export interface PgliteBackendOptions {
   /** Persist each database under `dataDir/<database>`; in memory when undefined. */
   dataDir?: string;
+  /** In memory: prepare spare databases at once, for a caller that will ask for many (tests). */
+  prepareSpares?: boolean;
   log: (msg: string) => void;
 }
 
@@ -56,14 +66,40 @@ export class PgliteBackend implements Backend {
   readonly #log: (msg: string) => void;
   readonly #templates: PgliteTemplates;
   readonly #databases = new Map<string, Database>();
+  /** In memory mode: instances reset to their family's baseline, ready for a new database. */
+  readonly #spares = new Map<Family, PGlite[]>();
+  readonly #baselines = new Map<Family, Baseline>();
+  readonly #uses = new WeakMap<PGlite, number>();
+  /** Resets under way, by family: a new database would rather wait for one than open an instance. */
+  readonly #resets = new Map<Family, Set<Promise<void>>>();
+  readonly #warming: Promise<void> | undefined;
 
-  constructor({ dataDir, log }: PgliteBackendOptions) {
+  constructor({ dataDir, prepareSpares, log }: PgliteBackendOptions) {
     this.#dataDir = dataDir;
     this.#log = log;
     this.#templates = new PgliteTemplates(
       dataDir ? join(dataDir, ".templates") : join(tmpdir(), "local-db-pglite-templates"),
       log,
     );
+    // Tests ask for databases in pairs from their first moment: have spares ready by then,
+    // made while the test runner starts its workers.
+    if (!dataDir && prepareSpares) this.#warming = this.#warm().catch((error: unknown) => log(`could not prepare spare databases: ${error}`));
+  }
+
+  async #warm(): Promise<void> {
+    for (let round = 0; round < MAX_SPARE; round++) {
+      for (const family of FAMILIES) {
+        const db = new PGlite({ loadDataDir: await this.#templates.dump(family) });
+        await db.waitReady;
+        if (!this.#baselines.has(family)) this.#baselines.set(family, await readBaseline(db));
+        const spares = this.#spares.get(family) ?? [];
+        if (spares.length >= MAX_SPARE) {
+          await db.close();
+          continue;
+        }
+        this.#spares.set(family, [...spares, db]);
+      }
+    }
   }
 
   query(database: string, statement: Statement): Promise<StatementResult> {
@@ -82,13 +118,44 @@ export class PgliteBackend implements Backend {
     if (entry) {
       await entry.mutex.runExclusive(async () => {
         entry.dropped = true;
-        await entry.db?.close();
+        const db = entry.db;
+        entry.db = undefined;
+        if (db) this.#recycle(entry.family, db);
       });
     }
     if (this.#dataDir) await rm(join(this.#dataDir, database), { recursive: true, force: true });
   }
 
+  /** Resets a dropped database's instance in the background and keeps it as a spare, or closes it. */
+  #recycle(family: Family, db: PGlite): void {
+    const baseline = this.#baselines.get(family);
+    const spares = this.#spares.get(family) ?? [];
+    const uses = this.#uses.get(db) ?? 0;
+    if (this.#dataDir || !baseline || spares.length >= MAX_SPARE || uses >= MAX_USES) {
+      void db.close().catch(() => undefined);
+      return;
+    }
+    const reset = resetToBaseline(db, baseline)
+      .then(async (clean) => {
+        const room = (this.#spares.get(family)?.length ?? 0) < MAX_SPARE;
+        if (clean && room) this.#spares.set(family, [...(this.#spares.get(family) ?? []), db]);
+        else await db.close();
+      })
+      .catch(async (error: unknown) => {
+        this.#log(`could not reset a dropped database for reuse: ${error}`);
+        await db.close().catch(() => undefined);
+      })
+      .finally(() => pending.delete(reset));
+    const pending = this.#resets.get(family) ?? new Set();
+    this.#resets.set(family, pending.add(reset));
+  }
+
   async close(): Promise<void> {
+    await this.#warming;
+    await Promise.all([...this.#resets.values()].flatMap((pending) => [...pending]));
+    const spares = [...this.#spares.values()].flat();
+    this.#spares.clear();
+    await Promise.all(spares.map((db) => db.close()));
     const entries = [...this.#databases.values()];
     this.#databases.clear();
     for (const entry of entries) {
@@ -96,6 +163,17 @@ export class PgliteBackend implements Backend {
         entry.dropped = true;
         await entry.db?.close();
       });
+    }
+  }
+
+  /** A reset instance for a new database of this family, waiting for a reset under way if need be. */
+  async #spare(family: Family): Promise<PGlite | undefined> {
+    for (;;) {
+      const spare = this.#spares.get(family)?.pop();
+      if (spare) return spare;
+      const pending = this.#resets.get(family);
+      if (!pending?.size) return undefined;
+      await Promise.race(pending);
     }
   }
 
@@ -137,9 +215,13 @@ export class PgliteBackend implements Backend {
   async #open(database: string, entry: Database): Promise<PGlite> {
     const started = performance.now();
     const dir = this.#dataDir && join(this.#dataDir, database);
+    const spare = dir || entry.dump ? undefined : await this.#spare(entry.family);
     let db: PGlite;
     let how: string;
-    if (entry.dump) {
+    if (spare) {
+      db = spare;
+      how = "reused an instance for";
+    } else if (entry.dump) {
       db = new PGlite({ loadDataDir: await unpackDump(entry.dump) });
       how = "reopened";
     } else if (dir && existsSync(join(dir, "PG_VERSION"))) {
@@ -155,7 +237,12 @@ export class PgliteBackend implements Backend {
       if (dir) await rm(dir, { recursive: true, force: true });
       db = new PGlite({ dataDir: dir, loadDataDir: await this.#templates.dump(entry.family) });
       how = "created";
+      if (!dir && !this.#baselines.has(entry.family)) {
+        await db.waitReady;
+        this.#baselines.set(entry.family, await readBaseline(db));
+      }
     }
+    this.#uses.set(db, (this.#uses.get(db) ?? 0) + 1);
     await db.waitReady;
     // The session settings the PostgreSQL backend sets too, so text output matches Neon's.
     await db.exec("SET TimeZone TO 'UTC'; SET DateStyle TO 'ISO, MDY'");

@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 import type pg from "pg";
 import { SqlError } from "./backend";
 
-export type Family = "investments" | "backoffice";
+export const FAMILIES = ["investments", "backoffice"] as const;
+export type Family = (typeof FAMILIES)[number];
 
 const migrationsFolders: Record<Family, string> = {
   investments: fileURLToPath(new URL("../../drizzle/target", import.meta.url)),

@@ -21,6 +21,8 @@ export interface LocalDbServerOptions {
   pgUrl?: string;
   /** Where PGlite keeps each database (`<dataDir>/<database>`); in memory when undefined. */
   dataDir?: string;
+  /** In memory: have a few databases of each family ready before the first request (tests). */
+  prepareSpares?: boolean;
   log?: (msg: string) => void;
 }
 
@@ -44,7 +46,7 @@ export async function startLocalDbServer(options: LocalDbServerOptions = {}): Pr
   const log = options.log ?? (() => {});
   const backend: Backend = options.pgUrl
     ? new PgBackend({ pgUrl: options.pgUrl, log })
-    : new PgliteBackend({ dataDir: options.dataDir, log });
+    : new PgliteBackend({ dataDir: options.dataDir, prepareSpares: options.prepareSpares, log });
   const requests = new Map<string, number>();
   const faults = new Map<string, Fault>();
   /** Responses held open by the `timeout` fault, ended when the server closes. */
@@ -122,6 +124,11 @@ export async function startLocalDbServer(options: LocalDbServerOptions = {}): Pr
       send(res, 500, { message: `internal error: ${(error as Error)?.message ?? String(error)}` });
     });
   });
+  // Node closes an idle keep-alive connection after 5 s; a client that sends its next request
+  // on it at that moment sees the connection reset (workerd: "Network connection lost", which
+  // the service rightly answers with 503). Clients close idle connections well before a minute.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 61_000;
 
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {

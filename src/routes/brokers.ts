@@ -1,4 +1,5 @@
 import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import { cached, forBrokers } from "../cache";
 import type { AppEnv } from "../context";
 import { listBrokers } from "../db/queries";
 import { BrokersResponse, DATABASE_ERRORS, errorResponses, jsonResponse } from "../schemas";
@@ -15,6 +16,7 @@ const route = createRoute({
   },
 });
 
-export const brokers = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
-  return c.json({ success: true, data: await listBrokers(c.get("db")) }, 200);
-});
+export const brokers = new OpenAPIHono<AppEnv>().openapi(
+  route,
+  cached(forBrokers)(async (c) => c.json({ success: true, data: await listBrokers(c.get("db")) }, 200)),
+);

@@ -1,4 +1,5 @@
 import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import { cached, forCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { findCustomer } from "../db/queries";
 import { notFound } from "../errors";
@@ -17,8 +18,11 @@ const route = createRoute({
   },
 });
 
-export const customers = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
-  const customer = await findCustomer(c.get("db"), c.req.valid("param").slug);
-  if (!customer) throw notFound();
-  return c.json({ success: true, data: customer }, 200);
-});
+export const customers = new OpenAPIHono<AppEnv>().openapi(
+  route,
+  cached(forCustomer)(async (c) => {
+    const customer = await findCustomer(c.get("db"), c.req.valid("param").slug);
+    if (!customer) throw notFound();
+    return c.json({ success: true, data: customer }, 200);
+  }),
+);

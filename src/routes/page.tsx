@@ -2,16 +2,17 @@
  * GET /c/:slug: the customer's portfolio page, for a person rather than a program. It is the
  * aggregate and one page of trade history, read in one batch by the API's own queries
  * (src/db/queries/page.ts), rendered on the server with hono/jsx: no script, no other origin.
- * It lives under the same per-customer cache scope as the API (src/cache.ts), so a sync that
+ * It lives under the same per-customer cache scope as the API (src/cache), so a sync that
  * changes the customer makes the page fresh too.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import { cached, forCustomer, type Resource, resourceKey } from "../cache";
 import { createMiddleware } from "hono/factory";
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../context";
 import { findAggregate, findCustomerPage } from "../db/queries";
-import { onError } from "../errors";
+import { onError } from "../error-handler";
 import { Document } from "../page/document";
 import { formatFor } from "../page/format";
 import { type Lang, MESSAGES } from "../page/i18n";
@@ -71,8 +72,19 @@ async function problemPage(lang: Lang, slug: string, url: URL, status: number, r
   );
 }
 
+/**
+ * The page's cache entry: its language and its history query as the history schema validates
+ * it (defaults and case decided there), so equal pages share one entry in the customer's scope.
+ */
+const pageResource: Resource = (c) => {
+  const url = new URL(c.req.url);
+  const lang = pageLanguage(url.searchParams, c.req.header("Accept-Language"));
+  const filters = parseFilters(filterParams(url.searchParams));
+  return resourceKey(`${url.pathname}/${lang}`, filters.success ? filters.query : Object.fromEntries(filterParams(url.searchParams)));
+};
+
 export const page = new Hono<AppEnv>()
-  .get("/c/:slug", async (c) => {
+  .get("/c/:slug", cached(forCustomer, pageResource)(async (c: Context<AppEnv, "/c/:slug">) => {
     const url = new URL(c.req.url);
     const raw = c.req.param("slug");
     const lang = pageLanguage(url.searchParams, c.req.header("Accept-Language"));
@@ -109,7 +121,7 @@ export const page = new Hono<AppEnv>()
       </>,
     );
     return c.html(body, filters.success ? 200 : 400);
-  })
+  }))
   .onError(async (err, c) => {
     // The API's handler decides the status and logs; the person gets a page instead of JSON.
     const status = onError(err, c).status as ContentfulStatusCode;

@@ -1,4 +1,5 @@
 import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import { cached, forCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { findPortfolio } from "../db/queries";
 import { notFound } from "../errors";
@@ -17,8 +18,11 @@ const route = createRoute({
   },
 });
 
-export const portfolio = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
-  const holdings = await findPortfolio(c.get("db"), c.req.valid("param").slug);
-  if (!holdings) throw notFound();
-  return c.json({ success: true, data: holdings }, 200);
-});
+export const portfolio = new OpenAPIHono<AppEnv>().openapi(
+  route,
+  cached(forCustomer)(async (c) => {
+    const holdings = await findPortfolio(c.get("db"), c.req.valid("param").slug);
+    if (!holdings) throw notFound();
+    return c.json({ success: true, data: holdings }, 200);
+  }),
+);

@@ -1,4 +1,5 @@
 import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import { cached, forCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { findStats } from "../db/queries";
 import { notFound } from "../errors";
@@ -17,8 +18,11 @@ const route = createRoute({
   },
 });
 
-export const stats = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
-  const data = await findStats(c.get("db"), c.req.valid("param").slug);
-  if (!data) throw notFound();
-  return c.json({ success: true, data }, 200);
-});
+export const stats = new OpenAPIHono<AppEnv>().openapi(
+  route,
+  cached(forCustomer)(async (c) => {
+    const data = await findStats(c.get("db"), c.req.valid("param").slug);
+    if (!data) throw notFound();
+    return c.json({ success: true, data }, 200);
+  }),
+);

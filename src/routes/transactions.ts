@@ -1,4 +1,5 @@
 import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import { cached, forCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { type HistoryOwner, findHistory } from "../db/queries";
 import type { Db } from "../db/client";
@@ -44,11 +45,17 @@ async function historyPage(db: Db, owner: HistoryOwner, query: HistoryQuery) {
 }
 
 export const transactions = new OpenAPIHono<AppEnv>()
-  .openapi(customerHistory, async (c) => {
-    const { slug } = c.req.valid("param");
-    return c.json(await historyPage(c.get("db"), { slug }, c.req.valid("query")), 200);
-  })
-  .openapi(accountHistory, async (c) => {
-    const { slug, accountId } = c.req.valid("param");
-    return c.json(await historyPage(c.get("db"), { slug, accountId }, c.req.valid("query")), 200);
-  });
+  .openapi(
+    customerHistory,
+    cached(forCustomer)(async (c) => {
+      const { slug } = c.req.valid("param");
+      return c.json(await historyPage(c.get("db"), { slug }, c.req.valid("query")), 200);
+    }),
+  )
+  .openapi(
+    accountHistory,
+    cached(forCustomer)(async (c) => {
+      const { slug, accountId } = c.req.valid("param");
+      return c.json(await historyPage(c.get("db"), { slug, accountId }, c.req.valid("query")), 200);
+    }),
+  );

@@ -7,12 +7,10 @@
  * same cost. Nothing malformed ever reaches SQL as a value; only NULL stands in for it.
  */
 import { z } from "@hono/zod-openapi";
+import type { Lookup } from "../db/queries/types";
 import { SERVABLE_SLUG, SERVABLE_SLUG_SQL } from "../domain/slug";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A path parameter as the queries receive it: the value, or null when it names nothing. */
-export type Lookup = string | null;
 
 function slugLookup(value: string): Lookup {
   return SERVABLE_SLUG.test(value) ? value : null;

@@ -5,6 +5,7 @@
  * caught by those checks and `additionalProperties: false` in the document says so too.
  */
 import { z } from "@hono/zod-openapi";
+import type * as Read from "../db/queries/types";
 import type { Analytics as ComputedAnalytics, Stats as ComputedStats } from "../domain/types";
 
 // Ids come from the back office, so any uuid Postgres stores is accepted, not only RFC 4122 ones.
@@ -20,7 +21,7 @@ export const Broker = z
     name: z.string().openapi({ example: "SSI Securities Corporation" }),
     code: z.string().openapi({ description: "Short broker code, also the `broker` filter value", example: "SSI" }),
   })
-  .openapi("Broker");
+  .openapi("Broker") satisfies z.ZodType<Read.Broker>;
 
 export const Staff = z
   .strictObject({
@@ -28,7 +29,7 @@ export const Staff = z
     name: z.string().openapi({ example: "Nguyễn Thị Lan" }),
     email: z.string().openapi({ example: "lan@advisory.example" }),
   })
-  .openapi("Staff", { description: "The staff member who looks after the customer" });
+  .openapi("Staff", { description: "The staff member who looks after the customer" }) satisfies z.ZodType<Read.Staff>;
 
 export const Account = z
   .strictObject({
@@ -38,7 +39,7 @@ export const Account = z
     account_no: z.string().openapi({ example: "000C123456" }),
     broker: Broker,
   })
-  .openapi("Account", { description: "A linked securities account" });
+  .openapi("Account", { description: "A linked securities account" }) satisfies z.ZodType<Read.Account>;
 
 export const Customer = z
   .strictObject({
@@ -51,12 +52,12 @@ export const Customer = z
     staff: Staff,
     accounts: z.array(Account).openapi({ description: "Ordered by broker code, then account number" }),
   })
-  .openapi("Customer");
+  .openapi("Customer") satisfies z.ZodType<Read.Customer>;
 
 /** The account as embedded in a holding or a transaction. */
 export const AccountRef = z
   .strictObject({ id, account_no: Account.shape.account_no, broker: Broker })
-  .openapi("AccountRef");
+  .openapi("AccountRef") satisfies z.ZodType<Read.AccountRef>;
 
 export const Holding = z
   .strictObject({
@@ -68,7 +69,7 @@ export const Holding = z
     total_cost: money(147675750).openapi({ description: "Total cost of the position" }),
     account: AccountRef,
   })
-  .openapi("Holding");
+  .openapi("Holding") satisfies z.ZodType<Read.Holding>;
 
 export const Transaction = z
   .strictObject({
@@ -84,7 +85,7 @@ export const Transaction = z
     personal_tax: money(0),
     account: AccountRef,
   })
-  .openapi("Transaction");
+  .openapi("Transaction") satisfies z.ZodType<Read.Transaction>;
 
 export const Pagination = z
   .strictObject({

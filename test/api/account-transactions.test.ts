@@ -5,21 +5,14 @@
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
 import { TransactionPage } from "../../src/schemas";
-import { apiClient, badRequest, expectSchema, NOT_FOUND, roundTrips } from "../support/api";
+import { apiClient, badRequest, checked, historyPage, NOT_FOUND } from "../support/api";
 import { MALFORMED_SLUGS, withInvestor } from "./fixture";
 
 async function accountHistory(env: Env, slug: string, accountId: string, query: Record<string, string> = {}) {
-  const res = await apiClient(env).api.transactions[":slug"][":accountId"].$get({ param: { slug, accountId }, query });
-  const body = await res.json();
-  if (res.status === 200) expectSchema(TransactionPage, body);
-  return { status: res.status, body };
+  return checked(await apiClient(env).api.transactions[":slug"][":accountId"].$get({ param: { slug, accountId }, query }), TransactionPage);
 }
 
-const page = (data: unknown[], pagination: { page?: number; per_page?: number; total: number }) => ({
-  success: true,
-  data,
-  pagination: { page: 1, per_page: 10, ...pagination },
-});
+const page = historyPage;
 
 describe("GET /api/transactions/:slug/:accountId", () => {
   it("returns only that account's trades, newest first", async () => {
@@ -121,14 +114,14 @@ describe("GET /api/transactions/:slug/:accountId", () => {
 
   it("costs exactly one database round trip, found or not", async () => {
     const { dbs, customer, accounts, otherAccount } = await withInvestor();
-    expect(await roundTrips(dbs, () => accountHistory(dbs.env, customer.slug, accounts.vndMain.id, { type: "buy", page: "2", per_page: "1" }))).toBe(1);
-    expect(await roundTrips(dbs, () => accountHistory(dbs.env, customer.slug, otherAccount.id))).toBe(1);
+    expect(await dbs.targetTrips(() => accountHistory(dbs.env, customer.slug, accounts.vndMain.id, { type: "buy", page: "2", per_page: "1" }))).toBe(1);
+    expect(await dbs.targetTrips(() => accountHistory(dbs.env, customer.slug, otherAccount.id))).toBe(1);
   });
 
   it("costs a malformed account id or slug the same one round trip as an unknown one", async () => {
     const { dbs, customer, accounts } = await withInvestor();
-    expect(await roundTrips(dbs, () => accountHistory(dbs.env, customer.slug, "not-a-uuid"))).toBe(1);
-    expect(await roundTrips(dbs, () => accountHistory(dbs.env, customer.slug, crypto.randomUUID()))).toBe(1);
-    expect(await roundTrips(dbs, () => accountHistory(dbs.env, "bad!slug", accounts.vndMain.id))).toBe(1);
+    expect(await dbs.targetTrips(() => accountHistory(dbs.env, customer.slug, "not-a-uuid"))).toBe(1);
+    expect(await dbs.targetTrips(() => accountHistory(dbs.env, customer.slug, crypto.randomUUID()))).toBe(1);
+    expect(await dbs.targetTrips(() => accountHistory(dbs.env, "bad!slug", accounts.vndMain.id))).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY_METRICS } from "../../src/domain/empty";
 import { AggregateResponse } from "../../src/schemas";
-import { getError, getValid, NOT_FOUND, roundTrips } from "../support/api";
+import { getError, getValid, NOT_FOUND } from "../support/api";
 import { getJson } from "../support/worker";
 import { MALFORMED_SLUGS, withInvestor } from "./fixture";
 
@@ -37,6 +37,6 @@ describe("GET /api/aggregate/:slug", () => {
 
   it("costs exactly one database round trip for everything", async () => {
     const { dbs, customer } = await withInvestor();
-    expect(await roundTrips(dbs, () => getJson(dbs.env, `/api/aggregate/${customer.slug}`))).toBe(1);
+    expect(await dbs.targetTrips(() => getJson(dbs.env, `/api/aggregate/${customer.slug}`))).toBe(1);
   });
 });

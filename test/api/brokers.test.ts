@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BrokersResponse } from "../../src/schemas";
-import { apiDatabases, getValid, roundTrips } from "../support/api";
+import { apiDatabases, getValid } from "../support/api";
 import { getJson } from "../support/worker";
 import { withInvestor } from "./fixture";
 
@@ -18,6 +18,6 @@ describe("GET /api/brokers", () => {
 
   it("costs exactly one database round trip", async () => {
     const { dbs } = await withInvestor();
-    expect(await roundTrips(dbs, () => getJson(dbs.env, "/api/brokers"))).toBe(1);
+    expect(await dbs.targetTrips(() => getJson(dbs.env, "/api/brokers"))).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CustomerResponse } from "../../src/schemas";
 import { Book, writeTarget } from "../support/book";
-import { apiDatabases, getError, getValid, NOT_FOUND, roundTrips } from "../support/api";
+import { apiDatabases, getError, getValid, NOT_FOUND } from "../support/api";
 import { getJson } from "../support/worker";
 import { MALFORMED_SLUGS, withInvestor } from "./fixture";
 
@@ -36,14 +36,14 @@ describe("GET /api/customers/:slug", () => {
 
   it("costs exactly one database round trip, found or not", async () => {
     const { dbs, customer } = await withInvestor();
-    expect(await roundTrips(dbs, () => getJson(dbs.env, `/api/customers/${customer.slug}`))).toBe(1);
-    expect(await roundTrips(dbs, () => getJson(dbs.env, "/api/customers/unknownslugaaaaaaaaaaaaaaaa"))).toBe(1);
+    expect(await dbs.targetTrips(() => getJson(dbs.env, `/api/customers/${customer.slug}`))).toBe(1);
+    expect(await dbs.targetTrips(() => getJson(dbs.env, "/api/customers/unknownslugaaaaaaaaaaaaaaaa"))).toBe(1);
   });
 
   it("costs a malformed slug the same one round trip as an unknown one, so timing cannot tell them apart", async () => {
     const { dbs } = await withInvestor();
     for (const slug of MALFORMED_SLUGS) {
-      expect(await roundTrips(dbs, () => getJson(dbs.env, `/api/customers/${encodeURIComponent(slug)}`)), slug).toBe(1);
+      expect(await dbs.targetTrips(() => getJson(dbs.env, `/api/customers/${encodeURIComponent(slug)}`)), slug).toBe(1);
     }
   });
 });

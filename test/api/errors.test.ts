@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { apiDatabases, NOT_FOUND } from "../support/api";
-import { setFault } from "../support/databases";
 import { getJson } from "../support/worker";
 import { withInvestor } from "./fixture";
 
@@ -26,26 +25,18 @@ describe("errors", () => {
 
   it("answers 503 with a request id, and nothing internal, when the database fails", async () => {
     const { dbs, customer } = await withInvestor();
-    await setFault(dbs.targetName, "error500");
-    try {
-      for (const path of [`/api/customers/${customer.slug}`, `/api/transactions/${customer.slug}?type=buy`, `/api/aggregate/${customer.slug}`, "/api/brokers"]) {
-        const { status, body, headers } = await getJson(dbs.env, path);
-        expect(status, path).toBe(503);
-        expect(body).toEqual({ success: false, error: "Service Unavailable", request_id: headers.get("X-Request-Id") });
-      }
-    } finally {
-      await setFault(dbs.targetName, "off");
+    await dbs.fault("target", "error500");
+    for (const path of [`/api/customers/${customer.slug}`, `/api/transactions/${customer.slug}?type=buy`, `/api/aggregate/${customer.slug}`, "/api/brokers"]) {
+      const { status, body, headers } = await getJson(dbs.env, path);
+      expect(status, path).toBe(503);
+      expect(body).toEqual({ success: false, error: "Service Unavailable", request_id: headers.get("X-Request-Id") });
     }
   });
 
   it("keeps the caller's X-Request-Id in the 503 body", async () => {
     const { dbs, customer } = await withInvestor();
-    await setFault(dbs.targetName, "error500");
-    try {
-      const { body } = await getJson(dbs.env, `/api/stats/${customer.slug}`, { headers: { "X-Request-Id": "frontend-req-0001" } });
-      expect(body).toEqual({ success: false, error: "Service Unavailable", request_id: "frontend-req-0001" });
-    } finally {
-      await setFault(dbs.targetName, "off");
-    }
+    await dbs.fault("target", "error500");
+    const { body } = await getJson(dbs.env, `/api/stats/${customer.slug}`, { headers: { "X-Request-Id": "frontend-req-0001" } });
+    expect(body).toEqual({ success: false, error: "Service Unavailable", request_id: "frontend-req-0001" });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PortfolioResponse } from "../../src/schemas";
 import { Book, writeTarget } from "../support/book";
-import { apiDatabases, getError, getValid, NOT_FOUND, roundTrips } from "../support/api";
+import { apiDatabases, getError, getValid, NOT_FOUND } from "../support/api";
 import { getJson } from "../support/worker";
 import { MALFORMED_SLUGS, withInvestor } from "./fixture";
 
@@ -34,6 +34,6 @@ describe("GET /api/portfolio/:slug", () => {
 
   it("costs exactly one database round trip", async () => {
     const { dbs, customer } = await withInvestor();
-    expect(await roundTrips(dbs, () => getJson(dbs.env, `/api/portfolio/${customer.slug}`))).toBe(1);
+    expect(await dbs.targetTrips(() => getJson(dbs.env, `/api/portfolio/${customer.slug}`))).toBe(1);
   });
 });

@@ -5,21 +5,14 @@
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
 import { TransactionPage } from "../../src/schemas";
-import { apiClient, badRequest, expectSchema, NOT_FOUND, roundTrips } from "../support/api";
+import { apiClient, badRequest, checked, historyPage, NOT_FOUND } from "../support/api";
 import { MALFORMED_SLUGS, withInvestor } from "./fixture";
 
 async function history(env: Env, slug: string, query: Record<string, string | string[]> = {}) {
-  const res = await apiClient(env).api.transactions[":slug"].$get({ param: { slug }, query });
-  const body = await res.json();
-  if (res.status === 200) expectSchema(TransactionPage, body);
-  return { status: res.status, body };
+  return checked(await apiClient(env).api.transactions[":slug"].$get({ param: { slug }, query }), TransactionPage);
 }
 
-const page = (data: unknown[], pagination: { page?: number; per_page?: number; total: number }) => ({
-  success: true,
-  data,
-  pagination: { page: 1, per_page: 10, ...pagination },
-});
+const page = historyPage;
 
 describe("GET /api/transactions/:slug", () => {
   it("returns every trade of every account, newest first, id descending on equal dates", async () => {
@@ -171,8 +164,8 @@ describe("GET /api/transactions/:slug", () => {
   it("costs exactly one database round trip, filtered and paged, found or not", async () => {
     const { dbs, customer } = await withInvestor();
     const query = { broker: "ssi", stock_code: "fpt", type: "buy", start_date: "2024-01-01", end_date: "2024-12-31", page: "2", per_page: "1" };
-    expect(await roundTrips(dbs, () => history(dbs.env, customer.slug, query))).toBe(1);
-    expect(await roundTrips(dbs, () => history(dbs.env, "unknownslugaaaaaaaaaaaaaaaa"))).toBe(1);
-    expect(await roundTrips(dbs, () => history(dbs.env, customer.slug, { page: "0" }))).toBe(0);
+    expect(await dbs.targetTrips(() => history(dbs.env, customer.slug, query))).toBe(1);
+    expect(await dbs.targetTrips(() => history(dbs.env, "unknownslugaaaaaaaaaaaaaaaa"))).toBe(1);
+    expect(await dbs.targetTrips(() => history(dbs.env, customer.slug, { page: "0" }))).toBe(0);
   });
 });

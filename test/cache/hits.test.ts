@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { newSlug } from "../../src/domain/slug";
 import { Book, writeTarget } from "../support/book";
-import { Client, publicPaths, sleep, withInvestor } from "./helpers";
+import { CACHED, pathsOf } from "../support/endpoints";
+import { sleep, withInvestor } from "./helpers";
 
 /** Headers that are the cache's own business and must never reach a client. */
 const INTERNAL = ["cache-tag", "x-cache-stored-at", "cf-cache-status"];
@@ -30,7 +31,7 @@ describe("a cached answer", () => {
 
   it("caches every public endpoint, each under its own entry", async () => {
     const { client, slug, accounts } = await withInvestor();
-    const paths = publicPaths(slug, accounts.ssi.id);
+    const paths = pathsOf(CACHED, { slug, accountId: accounts.ssi.id });
     const misses = new Map<string, string>();
     for (const path of paths) {
       const miss = await client.counted(path);
@@ -164,7 +165,7 @@ describe("answers that are never cached", () => {
 
   it("nothing is cached with CACHE_TTL_SECONDS=0: every request is a database trip", async () => {
     const { client, slug, accounts } = await withInvestor({ CACHE_TTL_SECONDS: "0" });
-    for (const path of publicPaths(slug, accounts.ssi.id)) {
+    for (const path of pathsOf(CACHED, { slug, accountId: accounts.ssi.id })) {
       const replies = [await client.counted(path), await client.counted(path), await client.counted(path)];
       for (const reply of replies) {
         expect({ path, status: reply.status, trips: reply.trips, cache: reply.cache }).toEqual({ path, status: 200, trips: 1, cache: null });
@@ -261,7 +262,7 @@ describe("ETag and If-None-Match", () => {
     const etag = (await client.get(path)).headers.get("ETag")!;
 
     // Another origin has its own cache, so its first request is a MISS of the same data.
-    const elsewhere = new Client(client.dbs);
+    const elsewhere = client.elsewhere();
     const notModified = await elsewhere.counted(path, { "If-None-Match": etag });
     expect(notModified).toMatchObject({ status: 304, text: "", cache: "MISS", trips: 1 });
     expect(notModified.headers.get("ETag")).toBe(etag);
@@ -276,7 +277,7 @@ describe("ETag and If-None-Match", () => {
     const { client, slug } = await withInvestor();
     const tags = await Promise.all([`/api/stats/${slug}`, `/api/portfolio/${slug}`].map(async (p) => (await client.get(p)).headers.get("ETag")));
     expect(tags[0]).not.toBe(tags[1]);
-    const elsewhere = new Client(client.dbs);
+    const elsewhere = client.elsewhere();
     expect((await elsewhere.get(`/api/stats/${slug}`)).headers.get("ETag")).toBe(tags[0]);
   });
 });

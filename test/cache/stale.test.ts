@@ -3,20 +3,9 @@
  * fresh (HIT) or past its TTL (STALE), while an uncached one gets the 503 envelope; when the
  * database is back, the stale entry is refreshed.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newSlug } from "../../src/domain/slug";
-import { setFault } from "../support/databases";
 import { sleep, withInvestor } from "./helpers";
-
-const faulted = new Set<string>();
-async function takeDown(database: string) {
-  faulted.add(database);
-  await setFault(database, "error500");
-}
-afterEach(async () => {
-  for (const database of faulted) await setFault(database, "off");
-  faulted.clear();
-});
 
 function expect503(reply: { status: number; body: any; headers: Headers; cache: string | null }) {
   expect(reply.status).toBe(503);
@@ -33,7 +22,7 @@ describe("with the target database down", () => {
     const miss = await client.get(cached);
     expect(miss).toMatchObject({ status: 200, cache: "MISS" });
 
-    await takeDown(client.dbs.targetName);
+    await client.dbs.fault("target", "error500");
     const hit = await client.counted(cached);
     expect(hit).toMatchObject({ status: 200, cache: "HIT", trips: 0 });
     expect(hit.text).toBe(miss.text);
@@ -51,7 +40,7 @@ describe("with the target database down", () => {
     const etag = miss.headers.get("ETag")!;
 
     await sleep(1100);
-    await takeDown(client.dbs.targetName);
+    await client.dbs.fault("target", "error500");
     const stale = await client.counted(path);
     expect(stale).toMatchObject({ status: 200, cache: "STALE" });
     expect(stale.trips).toBe(1); // it tried the database first
@@ -68,7 +57,7 @@ describe("with the target database down", () => {
     expect503(await client.get(`/api/transactions/${slug}?type=sell`));
     expect503(await client.get(`/api/stats/${slug}`));
 
-    await setFault(client.dbs.targetName, "off");
+    await client.dbs.recover("target");
     const refreshed = await client.counted(path);
     expect(refreshed).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
     expect(refreshed.text).toBe(miss.text);
@@ -80,7 +69,7 @@ describe("with the target database down", () => {
   it("an unknown slug gets 503 while the database is down", async () => {
     const { client, slug } = await withInvestor({ CACHE_TTL_SECONDS: "1" });
     expect(await client.get(`/api/customers/${slug}`)).toMatchObject({ status: 200, cache: "MISS" });
-    await takeDown(client.dbs.targetName);
+    await client.dbs.fault("target", "error500");
     expect503(await client.get(`/api/customers/${newSlug()}`));
   });
 });

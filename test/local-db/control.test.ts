@@ -3,18 +3,12 @@
  * (`/__fault`) and dropping a database (`/__drop`).
  */
 import { NeonDbError } from "@neondatabase/serverless";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { requestCount, setFault } from "../support/databases";
 import { freshSql, insertBroker, rawSql, rejection, request } from "./support";
 
-const faulted: string[] = [];
-async function fault(database: string, mode: "error500" | "timeout") {
-  faulted.push(database);
-  await setFault(database, mode);
-}
-afterEach(async () => {
-  await Promise.all(faulted.splice(0).map((db) => setFault(db, "off")));
-});
+// A fault set here is turned off when its test ends, with the database (freshSql).
+const fault = setFault;
 
 describe("request counts", () => {
   it("count each /sql request per database, a batch once", async () => {

@@ -1,28 +1,19 @@
 /**
  * Helpers for the local database server's own tests: freshly named databases (the server
- * creates each on first use, and global-setup.ts drops them at the end of the run), and direct
- * requests to the server for what the driver hides (raw cells, headers, status codes).
+ * creates each on first use, and each is dropped when its test ends), and direct requests to
+ * the server for what the driver hides (raw cells, headers, status codes).
  */
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { createSql, type Sql } from "../../src/db/client";
-import { localDbUrl } from "../support/databases";
+import { connectionString, dropWhenTestEnds, type Family, freshName, localDbUrl } from "../support/databases";
 
-export type Family = "investments" | "backoffice";
-
-/** `investments_t<hex>` / `backoffice_t<hex>`: private to the test, and cleaned up after the run. */
-export function freshName(family: Family): string {
-  return `${family}_t${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-}
-
-export function connectionString(database: string): string {
-  return `postgres://app:local@127.0.0.1:${env.LOCAL_DB_PORT}/${database}`;
-}
+export { connectionString, freshName };
 
 /** A driver client (as the service builds it) for a new database, not created until first used. */
 export function freshSql(family: Family = "investments"): { name: string; url: string; sql: Sql } {
   const name = freshName(family);
   const url = connectionString(name);
+  dropWhenTestEnds(name);
   return { name, url, sql: createSql(url) };
 }
 

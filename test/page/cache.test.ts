@@ -4,8 +4,8 @@
  * changes the customer makes the page fresh.
  */
 import { describe, expect, it } from "vitest";
-import { Book, writeSource } from "../support/book";
-import { cachedClient, investorBook, withInvestor } from "../cache/helpers";
+import { Book, investorBook, writeSource } from "../support/book";
+import { cachedClient, withInvestor } from "../cache/helpers";
 import { historyIds, tableRows } from "./html";
 
 describe("the customer's page in the edge cache", () => {

@@ -1,5 +1,5 @@
 /** Small readers of the page's HTML for the suites in workerd, which has no DOM. */
-import { callWorker } from "../support/worker";
+import { Client } from "../support/worker";
 import type { Env } from "../../src/env";
 
 export interface PageReply {
@@ -9,7 +9,7 @@ export interface PageReply {
 }
 
 export async function getPage(env: Env, path: string, headers: Record<string, string> = {}): Promise<PageReply> {
-  const res = await callWorker(env, path, { headers });
+  const res = await new Client(env).fetch(path, { headers });
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 

@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/env";
 import { Book, writeSource } from "../support/book";
-import { freshDatabases, setFault, type TestDatabases } from "../support/databases";
-import { Client, type Reply } from "./helpers";
+import { freshDatabases, type TestDatabases } from "../support/databases";
+import { Client, type Reply } from "../support/worker";
 
 const UNAUTHORIZED = { success: false, error: "Unauthorized" };
 
@@ -23,13 +23,12 @@ async function withKey(key: string, overrides: Partial<Env> = {}) {
 }
 
 function postSync(client: Client, key?: string): Promise<Reply> {
-  return client.send("/api/sync", { method: "POST", headers: key === undefined ? {} : { "X-Admin-Key": key } });
+  return client.postSync({ key: key ?? null });
 }
 
 async function requestsTo(dbs: TestDatabases, action: () => Promise<unknown>) {
-  const [source, target] = [await dbs.sourceRequests(), await dbs.targetRequests()];
-  await action();
-  return { source: (await dbs.sourceRequests()) - source, target: (await dbs.targetRequests()) - target };
+  const { source, target } = await dbs.trips(action);
+  return { source, target };
 }
 
 describe("the admin key", () => {
@@ -133,20 +132,14 @@ describe("secrets in logs and errors", () => {
     await expectStatus(401, postSync(client, `${secrets.key}x`));
     await expectStatus(401, postSync(client));
 
-    await setFault(dbs.sourceName, "error500");
-    try {
-      await expectStatus(502, postSync(client, secrets.key));
-    } finally {
-      await setFault(dbs.sourceName, "off");
-    }
-    await setFault(dbs.targetName, "error500");
-    try {
-      await expectStatus(503, postSync(client, secrets.key));
-      await expectStatus(503, client.get("/api/brokers"));
-      await expectStatus(503, client.get("/api/health"));
-    } finally {
-      await setFault(dbs.targetName, "off");
-    }
+    await dbs.fault("source", "error500");
+    await expectStatus(502, postSync(client, secrets.key));
+    await dbs.recover("source");
+    await dbs.fault("target", "error500");
+    await expectStatus(503, postSync(client, secrets.key));
+    await expectStatus(503, client.get("/api/brokers"));
+    await expectStatus(503, client.get("/api/health"));
+    await dbs.recover("target");
     // A source nobody listens on: the driver's own "cannot connect" error.
     const unreachable = new Client({ ...env, SOURCE_DATABASE_URL: `postgres://sync:${secrets.sourcePassword}@127.0.0.1:9/backoffice_nowhere` });
     await expectStatus(502, postSync(unreachable, secrets.key));

@@ -7,7 +7,12 @@ import { describe, expect, it } from "vitest";
 import { generateDemoBook } from "../../scripts/demo/generate";
 import { newSlug, SLUG_RANDOM_BYTES } from "../../src/domain/slug";
 import { Book } from "../support/book";
-import { newIp, SLUG_PATHS, targetTrips, withCustomer } from "./helpers";
+import { BY_SLUG, pathOf } from "../support/endpoints";
+import { newIp } from "../support/worker";
+import { withCustomer } from "./helpers";
+
+/** The endpoints a slug alone addresses, as path builders. */
+const SLUG_PATHS = BY_SLUG.filter((e) => !e.path.includes("{accountId}")).map((e) => (slug: string) => pathOf(e, { slug }));
 
 const TOO_MANY = { success: false, error: "Too Many Requests" };
 const NOT_FOUND = { success: false, error: "Not Found" };
@@ -82,7 +87,7 @@ describe("a 404 does not tell a malformed slug from an unknown one", () => {
   it("answers both with byte-identical bodies and the same headers", async () => {
     const { client, account } = await withCustomer();
     const strip = (headers: Headers) => [...headers].filter(([name]) => name !== "x-request-id");
-    const paths = [...SLUG_PATHS, (slug: string) => `/api/transactions/${slug}/${account.id}`];
+    const paths = BY_SLUG.map((e) => (slug: string) => pathOf(e, { slug, accountId: account.id }));
     for (const path of paths) {
       // A fresh client address per request keeps the limiter out of this comparison.
       const unknown = await client.from(newIp()).get(path(newSlug()));
@@ -99,13 +104,13 @@ describe("a 404 does not tell a malformed slug from an unknown one", () => {
 
   it("costs both exactly one target database request, on every endpoint that takes a slug", async () => {
     const { dbs, client, customer, account } = await withCustomer();
-    const once = (path: string) => targetTrips(dbs, () => client.from(newIp()).get(path));
+    const once = (path: string) => dbs.targetTrips(() => client.from(newIp()).get(path));
     for (const path of SLUG_PATHS) {
       expect(await once(path(newSlug())), path("<unknown>")).toBe(1);
       for (const slug of MALFORMED) expect(await once(path(slug)), path(slug).slice(0, 80)).toBe(1);
     }
     // The account of 4.4: malformed, unknown, and someone else's cost the same.
-    const accountPath = (slug: string, id: string) => `/api/transactions/${slug}/${id}`;
+    const accountPath = (slug: string, accountId: string) => pathOf(BY_SLUG.find((e) => e.path.includes("{accountId}"))!, { slug, accountId });
     expect(await once(accountPath(customer.slug, crypto.randomUUID()))).toBe(1);
     for (const id of ["not-a-uuid", "123", "'; drop table accounts; --", "%E0%A4%A", "x".repeat(5000)]) {
       expect(await once(accountPath(customer.slug, encodeURIComponent(id))), id.slice(0, 40)).toBe(1);
@@ -119,7 +124,7 @@ describe("a 404 does not tell a malformed slug from an unknown one", () => {
     expect((await client.get(`/api/customers/${customer.slug}`)).status).toBe(200);
     // Query validation happens before any lookup, for any slug: 400, no database request.
     for (const slug of [customer.slug, newSlug(), "bad!slug"]) {
-      const trips = await targetTrips(dbs, async () => {
+      const trips = await dbs.targetTrips(async () => {
         const reply = await client.from(newIp()).get(`/api/transactions/${slug}?page=0`);
         expect(reply.status, slug).toBe(400);
       });

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { newSlug } from "../../src/domain/slug";
-import { setFault } from "../support/databases";
-import { Client, newIp, type Reply, withCustomer } from "./helpers";
+import { Client, newIp, type Reply } from "../support/worker";
+import { withCustomer } from "./helpers";
 
 function expectSecurityHeaders(reply: Reply, what: string) {
   const h = reply.headers;
@@ -75,14 +75,11 @@ describe("security headers", () => {
     expectSecurityHeaders(broken, "500");
 
     // 503: the database down.
-    await setFault(dbs.targetName, "error500");
-    try {
-      const down = await new Client({ ...dbs.env, CACHE_TTL_SECONDS: "0" }).get(`/api/customers/${customer.slug}`);
-      expect(down.status).toBe(503);
-      expectSecurityHeaders(down, "503");
-    } finally {
-      await setFault(dbs.targetName, "off");
-    }
+    await dbs.fault("target", "error500");
+    const down = await new Client({ ...dbs.env, CACHE_TTL_SECONDS: "0" }).get(`/api/customers/${customer.slug}`);
+    expect(down.status).toBe(503);
+    expectSecurityHeaders(down, "503");
+    await dbs.recover("target");
   });
 
   it("keep customer data out of shared caches and indexes", async () => {

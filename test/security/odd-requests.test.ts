@@ -3,27 +3,14 @@
  * on known paths, very long URLs, and bodies where none belongs. None may be a 500.
  */
 import { describe, expect, it } from "vitest";
-import { Client, newIp, type Reply, withCustomer } from "./helpers";
+import { PUBLIC_GETS, pathsOf } from "../support/endpoints";
+import { Client, newIp, type Reply } from "../support/worker";
+import { withCustomer } from "./helpers";
 
 const NOT_FOUND = { success: false, error: "Not Found" };
 
-function knownPaths(slug: string, accountId: string) {
-  return [
-    `/api/customers/${slug}`,
-    `/api/portfolio/${slug}`,
-    `/api/transactions/${slug}`,
-    `/api/transactions/${slug}/${accountId}`,
-    `/api/stats/${slug}`,
-    `/api/analytics/${slug}`,
-    `/api/aggregate/${slug}`,
-    "/api/brokers",
-    "/api/health",
-    "/api/health/live",
-    "/api/health/db",
-    "/api/openapi.json",
-    "/api/docs",
-  ];
-}
+/** Every public GET, for one customer and account. */
+const knownPaths = (slug: string, accountId: string) => pathsOf(PUBLIC_GETS, { slug, accountId });
 
 /**
  * A GET that carries a body. Fetch refuses to build one (a GET "cannot have a body"), but HTTP

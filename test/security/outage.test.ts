@@ -4,33 +4,21 @@
  * is back. Source down: public reads do not notice. (The sync's side of a source outage, 502
  * with the target untouched and the next run catching up, is test/sync/failure.test.ts.)
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newSlug } from "../../src/domain/slug";
 import { getConfig } from "../../src/env";
-import { setFault } from "../support/databases";
-import { Client, withCustomer } from "./helpers";
+import { ENDPOINTS, pathsOf } from "../support/endpoints";
+import { Client } from "../support/worker";
+import { withCustomer } from "./helpers";
 
-const faulted: string[] = [];
-async function fault(database: string, mode: "error500" | "timeout") {
-  faulted.push(database);
-  await setFault(database, mode);
-}
-afterEach(async () => {
-  await Promise.all(faulted.splice(0).map((db) => setFault(db, "off")));
-});
+/** The public GETs that read only the target (health, which pings both, has its own checks). */
+const TARGET_READS = ENDPOINTS.filter((e) => e.access === "public" && e.method === "get" && e.reads.join() === "target");
 
 /** Every public read that needs the target, for one customer and account. */
 function reads(slug: string, accountId: string) {
   return [
-    `/api/customers/${slug}`,
-    `/api/portfolio/${slug}`,
+    ...pathsOf(TARGET_READS, { slug, accountId }),
     `/api/transactions/${slug}?type=buy&per_page=5`,
-    `/api/transactions/${slug}/${accountId}`,
-    `/api/stats/${slug}`,
-    `/api/analytics/${slug}`,
-    `/api/aggregate/${slug}`,
-    "/api/brokers",
-    "/api/health/db",
     // An unknown slug and a malformed one cannot be told from a known one while the database is down.
     `/api/customers/${newSlug()}`,
     "/api/customers/bad!slug",
@@ -60,7 +48,7 @@ describe("target database down", () => {
   it("answers 503 while it fails with HTTP 500, and serves again on the next request once it is back", async () => {
     const { dbs, customer, account, client } = await withCustomer();
     const paths = reads(customer.slug, account.id);
-    await fault(dbs.targetName, "error500");
+    await dbs.fault("target", "error500");
     await expectUnavailable(client, paths);
 
     const health = await client.get("/api/health");
@@ -72,16 +60,16 @@ describe("target database down", () => {
     });
     expect((await client.get("/api/health/live")).status).toBe(200); // the Worker itself is fine
 
-    await setFault(dbs.targetName, "off");
+    await dbs.recover("target");
     await expectServed(client, paths);
     expect((await client.get("/api/health")).body.data).toEqual({ status: "ok", databases: { target: "ok", source: "ok" } });
   });
 
   it("answers 503 within its deadline while it does not answer at all, and recovers", async () => {
     const { dbs, customer, account } = await withCustomer();
-    const client = new Client({ ...dbs.env, DATABASE_TIMEOUT_MS: "800" });
+    const client = new Client(dbs.env).with({ DATABASE_TIMEOUT_MS: "800" });
     const paths = reads(customer.slug, account.id);
-    await fault(dbs.targetName, "timeout");
+    await dbs.fault("target", "timeout");
 
     const started = Date.now();
     const results = await Promise.all(paths.map((path) => client.get(path).then((r) => ({ path, status: r.status, body: r.body }))));
@@ -92,7 +80,7 @@ describe("target database down", () => {
     expect(elapsed).toBeGreaterThanOrEqual(700);
     expect(elapsed).toBeLessThan(5_000);
 
-    await setFault(dbs.targetName, "off");
+    await dbs.recover("target");
     await expectServed(client, paths);
   });
 
@@ -106,7 +94,7 @@ describe("target database down", () => {
   it("leaves requests that are answered in time alone, request after request", async () => {
     // The deadline is per request (each request makes its own client), not per Worker.
     const { customer, account, dbs } = await withCustomer();
-    const client = new Client({ ...dbs.env, DATABASE_TIMEOUT_MS: "800" });
+    const client = new Client(dbs.env).with({ DATABASE_TIMEOUT_MS: "800" });
     for (let i = 0; i < 3; i++) await expectServed(client, reads(customer.slug, account.id));
   });
 });
@@ -114,8 +102,8 @@ describe("target database down", () => {
 describe("source database down", () => {
   it.each(["error500", "timeout"] as const)("leaves public reads untouched (%s), and health says degraded", async (mode) => {
     const { dbs, customer, account } = await withCustomer();
-    const client = new Client({ ...dbs.env, DATABASE_TIMEOUT_MS: "800" });
-    await fault(dbs.sourceName, mode);
+    const client = new Client(dbs.env).with({ DATABASE_TIMEOUT_MS: "800" });
+    await dbs.fault("source", mode);
     await expectServed(client, reads(customer.slug, account.id));
 
     const health = await client.get("/api/health");
@@ -126,12 +114,12 @@ describe("source database down", () => {
 
     if (mode === "error500") {
       // The sync gives up (502) while the reads go on; the sync suites test what it leaves behind.
-      const sync = await client.send("/api/sync", { method: "POST", headers: { "X-Admin-Key": dbs.env.ADMIN_API_KEY! } });
+      const sync = await client.postSync();
       expect({ status: sync.status, body: sync.body }).toEqual({ status: 502, body: expect.objectContaining({ success: false, error: "Bad Gateway" }) });
       await expectServed(client, reads(customer.slug, account.id));
     }
 
-    await setFault(dbs.sourceName, "off");
+    await dbs.recover("source");
     expect((await client.get("/api/health")).body.data.status).toBe("ok");
   });
 });

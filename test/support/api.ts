@@ -1,14 +1,14 @@
 /**
  * Helpers for the API suites: databases read on every request, response bodies checked against
- * the schemas that generate the OpenAPI document, Hono's typed client, and round-trip counts.
+ * the schemas that generate the OpenAPI document, and Hono's typed client.
  */
 import { hc } from "hono/client";
 import { expect } from "vitest";
 import { z } from "zod";
 import type { AppType } from "../../src/app";
 import type { Env } from "../../src/env";
-import { freshDatabases, type TestDatabases } from "./databases";
-import { callWorker, getJson } from "./worker";
+import { freshDatabases } from "./databases";
+import { Client, getJson } from "./worker";
 
 /**
  * Fresh databases, with the edge cache and the 404 rate limit off: these suites test what the
@@ -21,6 +21,20 @@ export function expectSchema(schema: z.ZodType, body: unknown): void {
   const result = schema.safeParse(body);
   if (!result.success) expect.fail(`the body does not match its response schema:\n${z.prettifyError(result.error)}`);
 }
+
+/** A typed client's answer with its body, checked against `schema` when it is a 200. */
+export async function checked<R extends { status: number; json(): Promise<unknown> }>(res: R, schema: z.ZodType) {
+  const body = (await res.json()) as Awaited<ReturnType<R["json"]>>;
+  if (res.status === 200) expectSchema(schema, body);
+  return { status: res.status, body };
+}
+
+/** A trade history page as the API must answer it: page 1 of 10 unless given. */
+export const historyPage = (data: unknown[], pagination: { page?: number; per_page?: number; total: number }) => ({
+  success: true,
+  data,
+  pagination: { page: 1, per_page: 10, ...pagination },
+});
 
 /** GETs `path`, expects a 200 whose body matches `schema`, and returns the body. */
 export async function getValid<S extends z.ZodType>(env: Env, path: string, schema: S): Promise<z.output<S>> {
@@ -49,19 +63,8 @@ export function badRequest(...paths: string[]) {
   };
 }
 
-/** Requests the database served while `action` ran: each endpoint must cost exactly one. */
-export async function roundTrips(dbs: TestDatabases, action: () => Promise<unknown>): Promise<number> {
-  const before = await dbs.targetRequests();
-  await action();
-  return (await dbs.targetRequests()) - before;
-}
-
 /** Hono's typed client over the Worker with this env, as a frontend would use the API. */
 export function apiClient(env: Env) {
-  return hc<AppType>("https://api.test", {
-    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(input instanceof Request ? input.url : input);
-      return callWorker(env, `${url.pathname}${url.search}`, init);
-    },
-  });
+  const client = new Client(env);
+  return hc<AppType>(client.origin, { fetch: (input: RequestInfo | URL, init?: RequestInit) => client.fetch(new Request(input, init)) });
 }

@@ -140,3 +140,32 @@ function storedMetrics(book: Book) {
     computed_at: computedAt,
   }));
 }
+
+/**
+ * The usual customer: accounts at SSI and VND, a holding in each, and three trades (an FPT
+ * round trip at SSI with fees, an HPG buy at VND). Prices and fees have decimals, so every
+ * suite that reads it exercises exact arithmetic.
+ */
+export function investorBook(book = new Book()) {
+  const ssi = book.broker({ code: "SSI", name: "SSI Securities Corporation" });
+  const vnd = book.broker({ code: "VND", name: "VNDIRECT Securities Corporation" });
+  const staff = book.staffMember();
+  const customer = book.customer({ staff_id: staff.id });
+  const ssiAccount = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0001" });
+  const vndAccount = book.account({ customer_id: customer.id, broker_id: vnd.id, account_no: "0002" });
+  book.holding({ account_id: ssiAccount.id });
+  book.holding({ account_id: vndAccount.id, stock_code: "HPG", isin_code: "VN000000HPG4", quantity: 300, avg_cost: "25000.5000", total_cost: "7500150.0000" });
+  book.trade({ account_id: ssiAccount.id, trade_date: "2024-01-05", type: "buy", quantity: 100, price: "100000", fee: "150.25" });
+  book.trade({ account_id: ssiAccount.id, trade_date: "2024-02-10", type: "sell", quantity: 100, price: "110000.5", fee: "165" });
+  book.trade({ account_id: vndAccount.id, trade_date: "2024-03-01", stock_code: "HPG", isin_code: "VN000000HPG4", type: "buy", quantity: 300, price: "25000" });
+  return { book, customer, staff, slug: customer.slug, accounts: { ssi: ssiAccount, vnd: vndAccount }, brokers: { ssi, vnd } };
+}
+
+/** The investor and a second customer of the same staff member: one account at SSI, one trade. */
+export function twoCustomerBook(book = new Book()) {
+  const investor = investorBook(book);
+  const other = book.customer({ staff_id: investor.staff.id, name: "Lê Thị Hoa" });
+  const otherAccount = book.account({ customer_id: other.id, broker_id: investor.brokers.ssi.id, account_no: "0009" });
+  book.trade({ account_id: otherAccount.id, trade_date: "2024-02-15", type: "buy", quantity: 5, price: "101000" });
+  return { ...investor, other, otherAccount };
+}

@@ -19,7 +19,7 @@ import { isoMicros } from "../../src/sync/cursor";
 import type { Mode } from "../../src/sync/report";
 import { runSync } from "../../src/sync/run";
 import { STREAMS } from "../../src/sync/streams";
-import { Book, writeSource } from "../support/book";
+import { type Book, twoCustomerBook, writeSource } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
 import { getJson } from "../support/worker";
 
@@ -251,21 +251,7 @@ export async function insertSource(source: Sql, table: string, rows: object[]): 
 export const countRows = (book: Book) => STREAMS.reduce((n, s) => n + book[s.name].length, 0);
 
 /** A small but complete book: two customers, two brokers, accounts, holdings and trades. */
-export function sampleBook(): Book {
-  const book = new Book();
-  const { broker, staff, customer, account } = book.simpleCustomer();
-  const vnd = book.broker({ code: "VND", name: "VNDIRECT Securities Corporation" });
-  const second = book.account({ customer_id: customer.id, broker_id: vnd.id, account_no: "0002" });
-  book.holding({ account_id: account.id });
-  book.holding({ account_id: second.id, stock_code: "HPG", isin_code: "VN000000HPG4", quantity: 300, avg_cost: "25000.5000", total_cost: "7500150.0000" });
-  book.trade({ account_id: account.id, trade_date: "2024-01-05", type: "buy", quantity: 100, price: "100000", fee: "150.25" });
-  book.trade({ account_id: account.id, trade_date: "2024-02-10", type: "sell", quantity: 100, price: "110000.5", fee: "165" });
-  book.trade({ account_id: second.id, trade_date: "2024-03-01", stock_code: "HPG", isin_code: "VN000000HPG4", type: "buy", quantity: 300, price: "25000" });
-  const other = book.customer({ staff_id: staff.id, name: "Lê Thị Hoa" });
-  const otherAccount = book.account({ customer_id: other.id, broker_id: broker.id, account_no: "0009" });
-  book.trade({ account_id: otherAccount.id, trade_date: "2024-02-15", type: "buy", quantity: 5, price: "101000" });
-  return book;
-}
+export const sampleBook = (): Book => twoCustomerBook().book;
 
 /** Both comparisons: the target mirrors the source, and serves what the reference says. */
 export async function expectInSync(dbs: TestDatabases): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Broker } from "../../schemas";
+import type { Broker } from "./types";
 import type { Db } from "../client";
 import { brokers } from "../schema";
 import { live } from "../served";

@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import { EMPTY_METRICS } from "../../domain/empty";
 import type { CustomerMetrics } from "../../domain/types";
-import type { Customer, Holding, Lookup } from "../../schemas";
+import type { Customer, Holding, Lookup } from "./types";
 import type { Db } from "../client";
 import { customerMetrics, customers, staff } from "../schema";
 import { live } from "../served";

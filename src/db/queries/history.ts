@@ -5,7 +5,7 @@
  * page is an index range scan.
  */
 import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import type { HistoryQuery, Lookup, Transaction } from "../../schemas";
+import type { HistoryFilters, Lookup, Transaction } from "./types";
 import type { Db } from "../client";
 import { accounts, brokers, customers, staff, transactions } from "../schema";
 import { live } from "../served";
@@ -28,12 +28,12 @@ export interface HistoryOwner {
 }
 
 /** Undefined when the slug is unknown or the account is not the customer's. */
-export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryQuery): Promise<HistoryPage | undefined> {
+export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryFilters): Promise<HistoryPage | undefined> {
   return (await historyQuery(db, owner, query)).rows[0];
 }
 
 /** The statement of findHistory, not yet sent, so it can travel in a batch; its one row is the page. */
-export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryQuery) {
+export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters) {
   const perAccount = owner.accountId !== undefined;
   const matching = and(
     eq(transactions.customerId, customers.id),

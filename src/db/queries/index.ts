@@ -3,3 +3,4 @@ export { listBrokers } from "./brokers";
 export { type Aggregate, findAggregate, findAnalytics, findCustomer, findPortfolio, findStats } from "./customer";
 export { type HistoryOwner, type HistoryPage, findHistory } from "./history";
 export { type CustomerPage, findCustomerPage } from "./page";
+export type * from "./types";

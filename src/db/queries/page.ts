@@ -3,7 +3,7 @@
  * history, the API's own two statements sent as one batch, so the page costs one round trip
  * and reads exactly what /api/aggregate and /api/transactions read.
  */
-import type { HistoryQuery, Lookup } from "../../schemas";
+import type { HistoryFilters, Lookup } from "./types";
 import type { Db } from "../client";
 import { type Aggregate, aggregateOf, aggregateQuery } from "./customer";
 import { type HistoryPage, historyQuery } from "./history";
@@ -14,7 +14,7 @@ export interface CustomerPage {
 }
 
 /** Undefined when the slug is unknown. */
-export async function findCustomerPage(db: Db, slug: Lookup, query: HistoryQuery): Promise<CustomerPage | undefined> {
+export async function findCustomerPage(db: Db, slug: Lookup, query: HistoryFilters): Promise<CustomerPage | undefined> {
   const [aggregate, history] = await db.batch([aggregateQuery(db, slug), historyQuery(db, { slug }, query)]);
   const found = aggregateOf(aggregate.rows);
   const page = history.rows[0];

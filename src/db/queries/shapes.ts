@@ -2,13 +2,13 @@
  * The response resources built in SQL with json_build_object/json_agg, so a customer and all it
  * embeds come back from one statement. Postgres writes numeric as a JSON number, a date as
  * YYYY-MM-DD and a uuid as its string, so rows need no mapping: the driver's JSON.parse
- * gives the shapes of src/schemas/resources.ts directly.
+ * gives the shapes of types.ts (the API resources) directly.
  *
  * Fragments name their tables unaliased, as drizzle renders them ("accounts"."id"): use each
  * where the tables it names are in scope. Lists end with the row id so their order is total.
  */
 import { sql } from "drizzle-orm";
-import type { Customer, Holding, Transaction } from "../../schemas";
+import type { Customer, Holding, Transaction } from "./types";
 import { accounts, brokers, customers, holdings, staff, transactions } from "../schema";
 import { live } from "../served";
 

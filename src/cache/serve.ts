@@ -1,0 +1,156 @@
+/**
+ * The per-customer edge cache on the Workers Cache API (DESIGN.md §8), declared per route with
+ * `cached(scope, handler)`.
+ *
+ * It wraps the handler, not the route's middleware: @hono/zod-openapi runs a route's middleware
+ * before its validators, and the key is built from the validated query (keys.ts). A request the
+ * validators refuse never reaches the cache.
+ *
+ * Each key carries the scope's cache *version*, itself a tiny cache entry: invalidating a
+ * customer after a sync is one delete of that entry (the next stored answer mints a fresh
+ * version, and every older entry becomes unreachable and ages out), which works for keys we
+ * could never enumerate, such as every filter combination of the trade history.
+ *
+ * Entries are stored longer than the TTL: a fresh entry (younger than the TTL) is a HIT; an older
+ * one is only served when the database fails (stale-if-error).
+ */
+import type { Context } from "hono";
+import type { AppEnv } from "../context";
+import { isDatabaseUnavailable } from "../errors";
+import { BROKERS_SCOPE, cacheTag, customerScope, entryKey, resourceKey, versionKey } from "./keys";
+
+/** How long past its TTL an entry may still be served while the database is down. */
+export const STALE_IF_ERROR_SECONDS = 3600;
+const VERSION_TTL_SECONDS = 86_400;
+const STORED_AT = "X-Cache-Stored-At";
+/** Headers that belong to the representation, so a HIT carries them as the MISS did. */
+const REPRESENTATION_HEADERS = ["Content-Type", "Content-Language", "Content-Security-Policy"];
+
+/** What answers the cache did not produce carry: nobody may store them. */
+export const NOT_STORED = "private, no-store";
+
+// Any route's context: the wrapper reads only what every route has.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyContext = Context<AppEnv, any, any>;
+
+/** Whose answers a route gives, from its request. */
+export type Scope = (c: AnyContext) => string;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Handler = (c: any, ...rest: any[]) => any;
+
+/** What a request's answer is stored under within its scope. */
+export type Resource = (c: AnyContext) => string;
+
+/** The path plus the query as the route validated it: what every JSON route is keyed by. */
+const validatedResource: Resource = (c) =>
+  resourceKey(new URL(c.req.url).pathname, c.req.valid("query" as never) as Record<string, unknown> | undefined);
+
+/**
+ * Makes a GET route's 200s cacheable under `scope`: `.openapi(route, cached(forCustomer)(handler))`.
+ * The handler keeps its type, so the route's typed client and response checks are unchanged;
+ * its answers are stored and served by the rules in the module comment. A route that validates
+ * its query itself (the customer's page) names its own `resource`.
+ */
+export function cached(scope: Scope, resource: Resource = validatedResource) {
+  return <H extends Handler>(handler: H): H =>
+    (async (c: AnyContext, ...rest: unknown[]) => serve(c, scope(c), resource, async () => handler(c, ...rest))) as H;
+}
+
+async function serve(c: AnyContext, scope: string, resourceOf: Resource, answer: () => Promise<Response>): Promise<Response> {
+  const ttl = c.get("config").CACHE_TTL_SECONDS;
+  if (ttl === 0) {
+    const res = await answer();
+    res.headers.set("Cache-Control", NOT_STORED);
+    return res;
+  }
+
+  const origin = new URL(c.req.url).origin;
+  const resource = resourceOf(c);
+  const cache = caches.default;
+  const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p.catch(() => undefined));
+  const version = await storedVersion(cache, origin, scope);
+  const ifNoneMatch = c.req.header("If-None-Match");
+
+  const entry = version ? await cache.match(entryKey(origin, version, resource)) : undefined;
+  if (entry && Date.now() - Number(entry.headers.get(STORED_AT)) < ttl * 1000) return forClient(entry, "HIT", ttl, ifNoneMatch);
+
+  let res: Response;
+  try {
+    res = await answer();
+  } catch (error) {
+    if (entry && isDatabaseUnavailable(error)) return forClient(entry, "STALE", ttl, ifNoneMatch);
+    throw error;
+  }
+  if (res.status !== 200) {
+    res.headers.set("Cache-Control", NOT_STORED);
+    return res;
+  }
+
+  const body = await res.arrayBuffer();
+  const headers = new Headers({
+    ETag: await etagOf(body),
+    [STORED_AT]: String(Date.now()),
+    "Cache-Tag": cacheTag(scope),
+    "Cache-Control": `max-age=${ttl + STALE_IF_ERROR_SECONDS}`,
+  });
+  for (const name of REPRESENTATION_HEADERS) {
+    const value = res.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  const stored = new Response(body, { status: 200, headers });
+  const current = version ?? crypto.randomUUID();
+  if (!version) waitUntil(cache.put(versionKey(origin, scope), versionEntry(current, scope)));
+  waitUntil(cache.put(entryKey(origin, current, resource), stored.clone()));
+  return forClient(stored, "MISS", ttl, ifNoneMatch);
+}
+
+/** The scope's current version, if it has one (it is minted with the scope's first stored entry). */
+async function storedVersion(cache: Cache, origin: string, scope: string): Promise<string | undefined> {
+  return (await cache.match(versionKey(origin, scope)))?.text();
+}
+
+const versionEntry = (version: string, scope: string) =>
+  new Response(version, { headers: { "Cache-Control": `max-age=${VERSION_TTL_SECONDS}`, "Cache-Tag": cacheTag(scope) } });
+
+async function etagOf(body: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+  const hex = [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `"${hex}"`;
+}
+
+function etagMatches(ifNoneMatch: string | undefined, etag: string | null): boolean {
+  if (!ifNoneMatch || !etag) return false;
+  return ifNoneMatch.split(",").some((t) => {
+    const tag = t.trim().replace(/^W\//, "");
+    return tag === etag || tag === "*";
+  });
+}
+
+/**
+ * What a client sees. Only the representation's own headers come from the entry (Hono then adds
+ * this request's CORS and security headers), never what the Cache API or the request that stored
+ * it added. `private` keeps one customer's data out of shared caches other than ours, and max-age
+ * never promises more freshness than the entry has left.
+ */
+function forClient(stored: Response, status: "HIT" | "MISS" | "STALE", ttl: number, ifNoneMatch?: string): Response {
+  const ageSeconds = Math.max(0, Math.floor((Date.now() - Number(stored.headers.get(STORED_AT) ?? Date.now())) / 1000));
+  const etag = stored.headers.get("ETag") ?? "";
+  const headers = new Headers({
+    ETag: etag,
+    "Cache-Control": `private, max-age=${Math.max(0, ttl - ageSeconds)}`,
+    Age: String(ageSeconds),
+    "X-Cache": status,
+  });
+  if (etagMatches(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+  for (const name of REPRESENTATION_HEADERS) {
+    const value = stored.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  return new Response(stored.body, { status: stored.status, headers });
+}
+
+/** For routes addressed by a customer's slug: everything under it is that customer's. */
+export const forCustomer: Scope = (c) => customerScope(c.req.param("slug") ?? "");
+/** For the broker list, which no customer owns. */
+export const forBrokers: Scope = () => BROKERS_SCOPE;

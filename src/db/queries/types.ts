@@ -1,0 +1,82 @@
+/**
+ * What the read queries return: JSON built in SQL (shapes.ts) in the shape of the API's
+ * resources. The response schemas (src/schemas/resources.ts) are checked against these types,
+ * so the SQL and the contract cannot drift apart, while the database layer needs nothing from
+ * the HTTP layer above it.
+ */
+
+/** A path parameter as the queries receive it: the value, or null when it names nothing. */
+export type Lookup = string | null;
+
+export interface Broker {
+  id: string;
+  name: string;
+  code: string;
+}
+
+export interface Staff {
+  id: string;
+  name: string;
+  email: string;
+}
+
+export interface Account {
+  id: string;
+  customer_id: string;
+  broker_id: string;
+  account_no: string;
+  broker: Broker;
+}
+
+/** The account as a holding or a transaction embeds it. */
+export interface AccountRef {
+  id: string;
+  account_no: string;
+  broker: Broker;
+}
+
+export interface Customer {
+  id: string;
+  slug: string;
+  name: string;
+  email: string;
+  phone: string;
+  staff_id: string;
+  staff: Staff;
+  accounts: Account[];
+}
+
+export interface Holding {
+  id: string;
+  stock_code: string;
+  isin_code: string;
+  quantity: number;
+  avg_cost: number;
+  total_cost: number;
+  account: AccountRef;
+}
+
+export interface Transaction {
+  id: string;
+  trade_date: string;
+  stock_code: string;
+  isin_code: string;
+  type: "buy" | "sell";
+  quantity: number;
+  price: number;
+  total_value: number;
+  fee: number;
+  personal_tax: number;
+  account: AccountRef;
+}
+
+/** One page of a trade history: codes already in canonical case, dates YYYY-MM-DD. */
+export interface HistoryFilters {
+  page: number;
+  per_page: number;
+  broker?: string;
+  stock_code?: string;
+  type?: "buy" | "sell";
+  start_date?: string;
+  end_date?: string;
+}

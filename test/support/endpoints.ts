@@ -1,0 +1,59 @@
+/**
+ * Every operation of the API, with what the suites need to know about it. The cache, security,
+ * outage and fuzz suites iterate this list rather than keeping their own, and
+ * test/node/openapi.test.ts fails when it and the OpenAPI document disagree: a new endpoint is
+ * added here once, or the suites refuse to pass.
+ */
+
+export interface Endpoint {
+  method: "get" | "post";
+  /** As the OpenAPI document writes it: /api/customers/{slug}. */
+  path: string;
+  /** Who may call it. */
+  access: "public" | "admin";
+  /** Its 200s are kept in the edge cache. */
+  cached: boolean;
+  /** The databases a request reaches. */
+  reads: ReadonlyArray<"target" | "source">;
+  /** Its row in the spec's endpoint table (§4), where it has one. */
+  spec?: string;
+}
+
+export const ENDPOINTS: readonly Endpoint[] = [
+  { method: "get", path: "/api/customers/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.1" },
+  { method: "get", path: "/api/portfolio/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.2" },
+  { method: "get", path: "/api/transactions/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.3" },
+  { method: "get", path: "/api/transactions/{slug}/{accountId}", access: "public", cached: true, reads: ["target"], spec: "4.4" },
+  { method: "get", path: "/api/stats/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.5" },
+  { method: "get", path: "/api/analytics/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.6" },
+  { method: "get", path: "/api/aggregate/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.7" },
+  { method: "get", path: "/api/brokers", access: "public", cached: true, reads: ["target"], spec: "4.8" },
+  { method: "post", path: "/api/sync", access: "admin", cached: false, reads: ["target", "source"], spec: "4.9" },
+  { method: "get", path: "/api/health", access: "public", cached: false, reads: ["target", "source"] },
+  { method: "get", path: "/api/health/live", access: "public", cached: false, reads: [] },
+  { method: "get", path: "/api/health/db", access: "public", cached: false, reads: ["target"] },
+  { method: "get", path: "/api/docs", access: "public", cached: false, reads: [] },
+  { method: "get", path: "/api/openapi.json", access: "public", cached: false, reads: [] },
+];
+
+/** The public GETs. */
+export const PUBLIC_GETS = ENDPOINTS.filter((e) => e.access === "public" && e.method === "get");
+/** The public GETs whose answers are cached: one customer's data and the broker list. */
+export const CACHED = ENDPOINTS.filter((e) => e.cached);
+/** The endpoints addressed by a customer's slug. */
+export const BY_SLUG = ENDPOINTS.filter((e) => e.path.includes("{slug}"));
+
+/** The endpoint's path with its parameters filled in. */
+export function pathOf(endpoint: Endpoint, values: { slug?: string; accountId?: string } = {}): string {
+  return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name as keyof typeof values];
+    if (value === undefined) throw new Error(`${endpoint.path} needs ${name}`);
+    return value;
+  });
+}
+
+/** Concrete paths of these endpoints for one customer and account. */
+export const pathsOf = (endpoints: readonly Endpoint[], values: { slug: string; accountId: string }) => endpoints.map((e) => pathOf(e, values));
+
+/** The first segment after /api/ of each endpoint: "customers", "sync", "openapi.json"... */
+export const routeWords = (endpoints: readonly Endpoint[]) => [...new Set(endpoints.map((e) => e.path.split("/")[2]!))];
