@@ -8,6 +8,7 @@ import { edgeCache } from "./cache";
 import { AppError, onError } from "./errors";
 import { config, corsFromConfig, database, requestId, securityHeaders } from "./middleware";
 import { limitNotFound } from "./rate-limit";
+import { registerAdminKeyScheme } from "./routes/admin";
 import { aggregate } from "./routes/aggregate";
 import { analytics } from "./routes/analytics";
 import { brokers } from "./routes/brokers";
@@ -24,6 +25,7 @@ export function createApp() {
 
   app.use("*", requestId, securityHeaders, config, corsFromConfig, limitNotFound);
   app.use("/api/*", database, edgeCache);
+  registerAdminKeyScheme(app);
 
   // Chained, so AppType carries every route for Hono's typed client (hc<AppType>).
   const routes = app

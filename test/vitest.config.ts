@@ -8,6 +8,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { textModules } from "./text-modules";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -20,6 +21,7 @@ export default defineConfig({
     projects: [
       {
         plugins: [
+          textModules(),
           cloudflareTest(({ inject }) => {
             const port = inject<number>("localDbPort");
             return {
@@ -43,6 +45,7 @@ export default defineConfig({
           : { name: "workers", include: ["test/**/*.test.ts"], exclude: ["test/node/**"] },
       },
       {
+        plugins: [textModules()],
         test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"] },
       },
     ],

@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
-import { requireAdminKey } from "../auth";
 import type { AppEnv } from "../context";
-import { errorResponses, jsonResponse } from "../schemas";
+import { SyncQuery, errorResponses, invalidInput, jsonResponse } from "../schemas";
+import { ADMIN_ERRORS, adminOnly } from "./admin";
 import { syncAndInvalidate } from "../sync/worker";
 
 const count = z.number().int().min(0);
@@ -42,19 +42,17 @@ const SyncResponse = z
 
 const route = createRoute({
   method: "post",
+  operationId: "runSync",
   path: "/sync",
-  tags: ["Admin"],
+  ...adminOnly,
   summary: "Copy what changed in the back office into the serving database",
   description:
     "Runs the delta sync now (the Cron Trigger runs it on a schedule). `mode=full` also removes rows the back office deleted outright.",
-  middleware: [requireAdminKey] as const,
-  request: {
-    headers: z.object({ "x-admin-key": z.string().optional().openapi({ description: "The admin key (ADMIN_API_KEY)" }) }),
-    query: z.object({ mode: z.enum(["delta", "full"]).default("delta") }),
-  },
+  request: { query: SyncQuery },
   responses: {
     200: jsonResponse("The run and what it changed", SyncResponse),
-    ...errorResponses(400, 401, 409, 500, 502, 503),
+    ...invalidInput({ path: "mode", message: "must be delta or full" }),
+    ...errorResponses(...ADMIN_ERRORS, 409, 502, 503),
   },
 });
 
