@@ -7,7 +7,7 @@ import type { AppEnv } from "./context";
 import { edgeCache } from "./cache";
 import { AppError, onError } from "./errors";
 import { config, corsFromConfig, database, requestId, securityHeaders } from "./middleware";
-import { limitNotFound } from "./rate-limit";
+import { LOOKUP_ROUTES, limitNotFound } from "./rate-limit";
 import { registerAdminKeyScheme } from "./routes/admin";
 import { aggregate } from "./routes/aggregate";
 import { analytics } from "./routes/analytics";
@@ -23,7 +23,8 @@ import { transactions } from "./routes/transactions";
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalidInput });
 
-  app.use("*", requestId, securityHeaders, config, corsFromConfig, limitNotFound);
+  app.use("*", requestId, securityHeaders, config, corsFromConfig);
+  for (const path of LOOKUP_ROUTES) app.use(path, limitNotFound);
   app.use("/api/*", database, edgeCache);
   registerAdminKeyScheme(app);
 

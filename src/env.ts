@@ -17,6 +17,7 @@ export interface Env {
   CF_API_TOKEN?: string;
   PUBLIC_ORIGIN?: string;
   NOT_FOUND_LIMITER?: RateLimit;
+  ADMIN_KEY_LIMITER?: RateLimit;
 }
 
 const optionalSecret = z
