@@ -3,7 +3,8 @@
  * PostgreSQL of TEST_PG_URL):
  * - "workers": every suite of test/ runs inside workerd through the Workers Vitest integration;
  * - "node": the few checks whose tools need Node (the OpenAPI validator generates code, which
- *   workerd forbids).
+ *   workerd forbids);
+ * - "browser": pages opened in Chromium, against `wrangler dev` with databases of its own.
  */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
@@ -42,11 +43,15 @@ export default defineConfig({
         // BENCH=1 (npm run bench) runs the in-workerd benchmarks instead of the suites.
         test: process.env.BENCH
           ? { name: "workers", include: ["test/bench/**/*.bench.ts"] }
-          : { name: "workers", include: ["test/**/*.test.ts"], exclude: ["test/node/**"] },
+          : { name: "workers", include: ["test/**/*.test.ts"], exclude: ["test/node/**", "test/browser/**"] },
       },
       {
         plugins: [textModules()],
         test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"] },
+      },
+      {
+        // Pages in Chromium against `wrangler dev` (test/browser/service.ts), outside workerd.
+        test: { name: "browser", environment: "node", include: ["test/browser/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 180_000 },
       },
     ],
   },

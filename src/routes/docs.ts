@@ -65,6 +65,8 @@ const SCALAR_CONFIGURATION = JSON.stringify({
   agent: { disabled: true },
   mcp: { disabled: true },
   documentDownloadType: "json",
+  defaultOpenAllTags: true,
+  showDeveloperTools: "never",
 });
 
 const documentRoute = createRoute({
@@ -113,6 +115,7 @@ export function docs(api: Pick<OpenAPIHono<AppEnv>, "getOpenAPIDocument">) {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${DOCUMENT_CONFIG.info.title} ${DOCUMENT_CONFIG.info.version}</title>
+  <link rel="icon" href="data:,">
 </head>
 <body>
   <script id="api-reference" data-configuration="${SCALAR_CONFIGURATION}"></script>
