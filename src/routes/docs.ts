@@ -5,7 +5,7 @@
  * Worker (a Text module, wrangler.toml `rules`) and served from here, so the page needs no CDN,
  * works offline, and its policy allows scripts from this origin only.
  */
-/// <reference path="../text-modules.d.ts" />
+/// <reference path="../worker-configuration.d.ts" />
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import scalarScript from "@scalar/api-reference/dist/browser/standalone.js";
 import { html } from "hono/html";
