@@ -7,7 +7,8 @@ import type { AppEnv } from "./context";
 import { onError } from "./error-handler";
 import { AppError } from "./errors";
 import { config, corsFromConfig, database, requestId, securityHeaders } from "./middleware";
-import { limitNotFound } from "./rate-limit";
+import { LOOKUP_ROUTES, limitNotFound } from "./rate-limit";
+import { registerAdminKeyScheme } from "./routes/admin";
 import { aggregate } from "./routes/aggregate";
 import { analytics } from "./routes/analytics";
 import { brokers } from "./routes/brokers";
@@ -23,10 +24,12 @@ import { transactions } from "./routes/transactions";
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalidInput });
 
-  app.use("*", requestId, securityHeaders, config, corsFromConfig, limitNotFound);
+  app.use("*", requestId, securityHeaders, config, corsFromConfig);
+  for (const path of LOOKUP_ROUTES) app.use(path, limitNotFound);
   app.use("/api/*", database);
   // The page's headers go outside its cached handler, so a cached page carries them too.
   app.use("/c/*", pageHeaders, database);
+  registerAdminKeyScheme(app);
 
   // Chained, so AppType carries every route for Hono's typed client (hc<AppType>).
   const routes = app

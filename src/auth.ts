@@ -3,12 +3,22 @@
  * SHA-256 first, so the constant-time comparison always sees two 32-byte values and the
  * comparison time says nothing about the key's length. With no key configured every admin call
  * is refused. The key is never logged.
+ *
+ * Wrong keys are braked per client (ADMIN_KEY_LIMITER, src/rate-limit.ts): past the limit, a
+ * client's admin calls get 429 before its key is even compared, so guessing cannot go faster
+ * than the limit, and a right key sent late does not tell the guesser it was right.
  */
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./context";
+import type { Config } from "./env";
 import { AppError } from "./errors";
+import { Brake, clientOf, tooMany } from "./rate-limit";
+
+/** `openssl rand -base64 32` makes 44 characters; anything under 32 is within reach of guessing offline. */
+export const MIN_ADMIN_KEY_LENGTH = 32;
 
 const encoder = new TextEncoder();
+const wrongKeys = new Brake("admin");
 
 async function sha256(value: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest("SHA-256", encoder.encode(value));
@@ -20,7 +30,46 @@ async function isAdminKey(provided: string | undefined, expected: string | undef
   return crypto.subtle.timingSafeEqual(a, b);
 }
 
+/**
+ * Why the configured admin key is weak, or null when it is not (or none is configured, which
+ * refuses every admin call). For operators: the sync status shows it, and each use logs it.
+ */
+export function adminKeyWeakness(config: Pick<Config, "ADMIN_API_KEY">): string | null {
+  const key = config.ADMIN_API_KEY;
+  if (key === undefined) return null;
+  const length = [...key].length;
+  if (length < MIN_ADMIN_KEY_LENGTH) {
+    return `ADMIN_API_KEY has ${length} characters, fewer than ${MIN_ADMIN_KEY_LENGTH}; make one with: openssl rand -base64 32`;
+  }
+  return null;
+}
+
+function log(level: "warn", fields: Record<string, unknown>): void {
+  console[level](JSON.stringify({ level, ...fields }));
+}
+
 export const requireAdminKey = createMiddleware<AppEnv>(async (c, next) => {
-  if (!(await isAdminKey(c.req.header("X-Admin-Key"), c.get("config").ADMIN_API_KEY))) throw new AppError(401);
+  const client = clientOf(c.req);
+  const requestId = c.get("requestId");
+  if (wrongKeys.isBlocked(client)) {
+    log("warn", { request_id: requestId, event: "admin_key_throttled", client });
+    throw tooMany();
+  }
+
+  const config = c.get("config");
+  const provided = c.req.header("X-Admin-Key");
+  if (!(await isAdminKey(provided, config.ADMIN_API_KEY))) {
+    const over = await wrongKeys.failed(c.env.ADMIN_KEY_LIMITER, client);
+    log("warn", {
+      request_id: requestId,
+      event: over ? "admin_key_throttled" : "admin_key_rejected",
+      client,
+      reason: config.ADMIN_API_KEY === undefined ? "no_key_configured" : provided ? "wrong_key" : "missing_key",
+    });
+    throw over ? tooMany() : new AppError(401);
+  }
+
+  const weakness = adminKeyWeakness(config);
+  if (weakness) log("warn", { request_id: requestId, event: "weak_admin_key", detail: weakness });
   await next();
 });

@@ -57,7 +57,7 @@ export const corsFromConfig = createMiddleware<AppEnv>(async (c, next) => {
     origin: origins.includes("*") ? "*" : origins,
     allowMethods: ["GET", "POST", "OPTIONS"],
     allowHeaders: ["Content-Type", "If-None-Match", "X-Admin-Key", "X-Request-Id"],
-    exposeHeaders: ["ETag", "X-Cache", "X-Request-Id"],
+    exposeHeaders: ["ETag", "X-Cache", "X-Request-Id", "Retry-After"],
     maxAge: 600,
   });
   return handler(c, next);

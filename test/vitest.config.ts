@@ -17,6 +17,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { textModules } from "./text-modules";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -43,13 +44,24 @@ export default defineConfig({
   root,
   test: {
     globalSetup: ["./test/global-setup.ts"],
+    // `--coverage` (npm run test:coverage, CI): istanbul, because V8 coverage cannot see inside
+    // workerd. The floor is a ratchet: raise it when coverage rises, never lower it to pass. It is
+    // set just under what test/api, test/domain and test/node reach alone (61% of statements), so
+    // the whole suite clears it with room; raise it to the whole suite's figure once CI prints it.
+    coverage: {
+      provider: "istanbul",
+      include: ["src/**/*.ts"],
+      exclude: ["src/**/*.d.ts"],
+      reporter: ["text-summary", "json-summary"],
+      thresholds: { lines: 60, statements: 60, functions: 50, branches: 50 },
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
     restoreMocks: true,
     projects: [
       {
-        plugins: [worker()],
+        plugins: [textModules(), worker()],
         // BENCH=1 (npm run bench) runs the in-workerd benchmarks instead of the suites.
         test: process.env.BENCH
           ? { name: "workers", include: ["test/bench/**/*.bench.ts"] }
@@ -66,8 +78,9 @@ export default defineConfig({
       // They run after the others: one of them fills the server with databases on purpose.
       ...(process.env.BENCH
         ? []
-        : [{ plugins: [worker()], test: { name: "local-db", include: ["test/local-db/**/*.test.ts"], isolate: true, sequence: { groupOrder: 1 } } }]),
+        : [{ plugins: [textModules(), worker()], test: { name: "local-db", include: ["test/local-db/**/*.test.ts"], isolate: true, sequence: { groupOrder: 1 } } }]),
       {
+        plugins: [textModules()],
         test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"], sequence: { groupOrder: 0 } },
       },
       {

@@ -3,17 +3,18 @@ import { cached, forCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { findAggregate } from "../db/queries";
 import { notFound } from "../errors";
-import { AggregateResponse, SLUG_ERRORS, SlugParams, errorResponses, jsonResponse } from "../schemas";
+import { AggregateResponse, SLUG_ERRORS, SlugParams, cachedResponses, errorResponses } from "../schemas";
 
 const route = createRoute({
   method: "get",
+  operationId: "getAggregate",
   path: "/aggregate/{slug}",
   tags: ["Customers"],
   summary: "Profile, holdings, stats and analytics in one call",
   description: "What a page about one customer needs, in one request (and one database round trip).",
   request: { params: SlugParams },
   responses: {
-    200: jsonResponse("The customer, portfolio, stats and analytics", AggregateResponse),
+    ...cachedResponses("The customer, portfolio, stats and analytics", AggregateResponse),
     ...errorResponses(...SLUG_ERRORS),
   },
 });

@@ -3,17 +3,18 @@ import { cached, forCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { findAnalytics } from "../db/queries";
 import { notFound } from "../errors";
-import { AnalyticsResponse, SLUG_ERRORS, SlugParams, errorResponses, jsonResponse } from "../schemas";
+import { AnalyticsResponse, SLUG_ERRORS, SlugParams, cachedResponses, errorResponses } from "../schemas";
 
 const route = createRoute({
   method: "get",
+  operationId: "getAnalytics",
   path: "/analytics/{slug}",
   tags: ["Metrics"],
   summary: "Trading-style analytics",
   description: "Win rate, average win and loss, profit factor, holding periods and the top deals, as of the last sync.",
   request: { params: SlugParams },
   responses: {
-    200: jsonResponse("The analytics", AnalyticsResponse),
+    ...cachedResponses("The analytics", AnalyticsResponse),
     ...errorResponses(...SLUG_ERRORS),
   },
 });

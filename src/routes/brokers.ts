@@ -2,16 +2,17 @@ import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
 import { cached, forBrokers } from "../cache";
 import type { AppEnv } from "../context";
 import { listBrokers } from "../db/queries";
-import { BrokersResponse, DATABASE_ERRORS, errorResponses, jsonResponse } from "../schemas";
+import { BrokersResponse, DATABASE_ERRORS, cachedResponses, errorResponses } from "../schemas";
 
 const route = createRoute({
   method: "get",
+  operationId: "listBrokers",
   path: "/brokers",
   tags: ["Brokers"],
   summary: "Supported brokers",
   description: "Every securities company the service knows, by code.",
   responses: {
-    200: jsonResponse("The brokers", BrokersResponse),
+    ...cachedResponses("The brokers", BrokersResponse),
     ...errorResponses(...DATABASE_ERRORS),
   },
 });

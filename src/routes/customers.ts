@@ -3,17 +3,18 @@ import { cached, forCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { findCustomer } from "../db/queries";
 import { notFound } from "../errors";
-import { CustomerResponse, SLUG_ERRORS, SlugParams, errorResponses, jsonResponse } from "../schemas";
+import { CustomerResponse, SLUG_ERRORS, SlugParams, cachedResponses, errorResponses } from "../schemas";
 
 const route = createRoute({
   method: "get",
+  operationId: "getCustomer",
   path: "/customers/{slug}",
   tags: ["Customers"],
   summary: "Customer profile",
   description: "The customer with the staff member who looks after them and their linked accounts, each with its broker.",
   request: { params: SlugParams },
   responses: {
-    200: jsonResponse("The customer profile", CustomerResponse),
+    ...cachedResponses("The customer profile", CustomerResponse),
     ...errorResponses(...SLUG_ERRORS),
   },
 });

@@ -1,6 +1,7 @@
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../context";
 import { createSql, type Sql } from "../db/client";
+import { DATABASE_ERRORS, SERVER_ERRORS, errorResponses, jsonResponse } from "../schemas";
 
 type Reachability = "ok" | "unavailable" | "not_configured";
 
@@ -23,11 +24,15 @@ const healthBody = z.object({
 
 const route = createRoute({
   method: "get",
+  operationId: "getHealth",
   path: "/health",
+  tags: ["Operations"],
   summary: "Liveness and database reachability",
+  description: "Pings both databases; 503 only when the target, which serves every read, does not answer.",
   responses: {
-    200: { description: "The target database answers", content: { "application/json": { schema: healthBody } } },
-    503: { description: "The target database does not answer", content: { "application/json": { schema: healthBody } } },
+    200: jsonResponse("The target database answers", healthBody),
+    503: jsonResponse("The target database does not answer", healthBody),
+    ...errorResponses(...SERVER_ERRORS),
   },
 });
 
@@ -36,19 +41,25 @@ const liveBody = z.object({ success: z.literal(true), data: z.object({ status: z
 /** Liveness without I/O: also the benchmarks' floor for "the Worker itself". */
 const liveRoute = createRoute({
   method: "get",
+  operationId: "getLiveness",
   path: "/health/live",
+  tags: ["Operations"],
   summary: "Liveness, without touching a database",
-  responses: { 200: { description: "The Worker runs", content: { "application/json": { schema: liveBody } } } },
+  description: "Answers as soon as the Worker runs.",
+  responses: { 200: jsonResponse("The Worker runs", liveBody), ...errorResponses(...SERVER_ERRORS) },
 });
 
 /** One `select 1` on the target: the benchmarks' floor for "one round trip through the driver". */
 const databaseRoute = createRoute({
   method: "get",
+  operationId: "getDatabaseHealth",
   path: "/health/db",
+  tags: ["Operations"],
   summary: "One round trip to the target database",
+  description: "Runs `select 1` on the target database.",
   responses: {
-    200: { description: "The target database answered", content: { "application/json": { schema: liveBody } } },
-    503: { description: "The target database does not answer" },
+    200: jsonResponse("The target database answered", liveBody),
+    ...errorResponses(...DATABASE_ERRORS),
   },
 });
 

@@ -3,17 +3,18 @@ import { cached, forCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { findPortfolio } from "../db/queries";
 import { notFound } from "../errors";
-import { PortfolioResponse, SLUG_ERRORS, SlugParams, errorResponses, jsonResponse } from "../schemas";
+import { PortfolioResponse, SLUG_ERRORS, SlugParams, cachedResponses, errorResponses } from "../schemas";
 
 const route = createRoute({
   method: "get",
+  operationId: "getPortfolio",
   path: "/portfolio/{slug}",
   tags: ["Portfolio"],
   summary: "Current holdings",
   description: "Holdings in all of the customer's accounts, by stock code, then account.",
   request: { params: SlugParams },
   responses: {
-    200: jsonResponse("The holdings; empty when the customer holds nothing", PortfolioResponse),
+    ...cachedResponses("The holdings; empty when the customer holds nothing", PortfolioResponse),
     ...errorResponses(...SLUG_ERRORS),
   },
 });

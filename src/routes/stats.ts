@@ -3,17 +3,18 @@ import { cached, forCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { findStats } from "../db/queries";
 import { notFound } from "../errors";
-import { SLUG_ERRORS, SlugParams, StatsResponse, errorResponses, jsonResponse } from "../schemas";
+import { SLUG_ERRORS, SlugParams, StatsResponse, cachedResponses, errorResponses } from "../schemas";
 
 const route = createRoute({
   method: "get",
+  operationId: "getStats",
   path: "/stats/{slug}",
   tags: ["Metrics"],
   summary: "Realized P&L statistics",
   description: "Totals over all of the customer's trades and the P&L realized by FIFO matching, as of the last sync.",
   request: { params: SlugParams },
   responses: {
-    200: jsonResponse("The statistics", StatsResponse),
+    ...cachedResponses("The statistics", StatsResponse),
     ...errorResponses(...SLUG_ERRORS),
   },
 });

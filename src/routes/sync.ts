@@ -1,12 +1,13 @@
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
-import { requireAdminKey } from "../auth";
 import type { AppEnv } from "../context";
+import { adminKeyWeakness } from "../auth";
 import { AppError } from "../errors";
-import { errorResponses, jsonResponse } from "../schemas";
+import { SyncQuery, errorResponses, invalidInput, jsonResponse } from "../schemas";
 import { LeaseHeldError, SourceUnavailableError, TargetUnavailableError } from "../sync/errors";
 import type { SyncReport } from "../sync/report";
 import { readStatus, type SyncStatus } from "../sync/status";
 import { STREAMS, type StreamName } from "../sync/streams";
+import { ADMIN_ERRORS, adminOnly } from "./admin";
 import { syncAndInvalidate } from "../sync/worker";
 
 const count = z.number().int().min(0);
@@ -67,19 +68,17 @@ function toHttpError(err: unknown): unknown {
 
 const runRoute = createRoute({
   method: "post",
+  operationId: "runSync",
   path: "/sync",
-  tags: ["Admin"],
+  ...adminOnly,
   summary: "Copy what changed in the back office into the serving database",
   description:
     "Runs the delta sync now (the Cron Trigger runs it on a schedule). `mode=full` also compares source and target range by range and repairs every difference.",
-  middleware: [requireAdminKey] as const,
-  request: {
-    headers: z.object({ "x-admin-key": z.string().optional().openapi({ description: "The admin key (ADMIN_API_KEY)" }) }),
-    query: z.object({ mode: z.enum(["delta", "full"]).default("delta") }),
-  },
+  request: { query: SyncQuery },
   responses: {
     200: jsonResponse("The run and what it changed", SyncResponse),
-    ...errorResponses(400, 401, 409, 500, 502, 503),
+    ...invalidInput({ path: "mode", message: "must be delta or full" }),
+    ...errorResponses(...ADMIN_ERRORS, 409, 502, 503),
   },
 });
 
@@ -117,7 +116,10 @@ const StatusData = z.strictObject({
   }),
   held: Listed.openapi({ description: "Rows waiting for a parent that is not in the target yet" }),
   rejected: Listed.openapi({ description: "Rows set aside as no ledger can hold them, with the reason" }),
-  admin_key: z.strictObject({ weak: z.boolean().openapi({ description: "True when ADMIN_API_KEY is shorter than 32 characters" }) }),
+  admin_key: z.strictObject({
+    weak: z.boolean().openapi({ description: "True when ADMIN_API_KEY is shorter than 32 characters" }),
+    advice: z.string().nullable().openapi({ description: "How to make a strong key, when it is weak" }),
+  }),
 });
 
 const statusMatchesSchema: Same<Omit<z.infer<typeof StatusData>, "admin_key">, SyncStatus> = true;
@@ -125,21 +127,17 @@ void statusMatchesSchema;
 
 const statusRoute = createRoute({
   method: "get",
+  operationId: "getSyncStatus",
   path: "/sync/status",
-  tags: ["Admin"],
+  ...adminOnly,
   summary: "How the sync stands: last runs, lag, held and rejected rows",
-  middleware: [requireAdminKey] as const,
-  request: {
-    headers: z.object({ "x-admin-key": z.string().optional().openapi({ description: "The admin key (ADMIN_API_KEY)" }) }),
-  },
+  description:
+    "The last runs and how they ended (a run whose lease expired while running is shown as died), each stream's lag behind the back office's clock, a reconciliation under way, and the rows held for a missing parent or set aside as no ledger can hold them.",
   responses: {
     200: jsonResponse("The sync's state", z.strictObject({ success: z.literal(true), data: StatusData }).openapi("SyncStatusResponse")),
-    ...errorResponses(401, 500, 503),
+    ...errorResponses(...ADMIN_ERRORS, 503),
   },
 });
-
-/** A key shorter than this is reported as weak (32 random characters carry well over 128 bits). */
-const STRONG_KEY_LENGTH = 32;
 
 export const sync = new OpenAPIHono<AppEnv>()
   .openapi(runRoute, async (c) => {
@@ -158,8 +156,8 @@ export const sync = new OpenAPIHono<AppEnv>()
     const config = c.get("config");
     try {
       const status = await readStatus(config);
-      const weak = (config.ADMIN_API_KEY?.length ?? 0) < STRONG_KEY_LENGTH;
-      return c.json({ success: true as const, data: { ...status, admin_key: { weak } } }, 200);
+      const advice = adminKeyWeakness(config);
+      return c.json({ success: true as const, data: { ...status, admin_key: { weak: advice !== null, advice } } }, 200);
     } catch (err) {
       throw toHttpError(err);
     }

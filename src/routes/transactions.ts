@@ -4,18 +4,20 @@ import type { AppEnv } from "../context";
 import { type HistoryOwner, findHistory } from "../db/queries";
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
-import { AccountParams, HistoryQuery, SLUG_ERRORS, SlugParams, TransactionPage, errorResponses, jsonResponse } from "../schemas";
+import { AccountParams, HistoryQuery, SLUG_ERRORS, SlugParams, TransactionPage, cachedResponses, errorResponses, invalidInput } from "../schemas";
 
 const FILTERS =
   "Filters combine. `pagination.total` counts every match, not only this page; a page past the end is empty with the true total.";
 
 const responses = {
-  200: jsonResponse("A page of trades, newest first", TransactionPage),
-  ...errorResponses(400, ...SLUG_ERRORS),
+  ...cachedResponses("A page of trades, newest first", TransactionPage),
+  ...invalidInput({ path: "per_page", message: "must be an integer from 1 to 100" }),
+  ...errorResponses(...SLUG_ERRORS),
 };
 
 const customerHistory = createRoute({
   method: "get",
+  operationId: "listTransactions",
   path: "/transactions/{slug}",
   tags: ["Transactions"],
   summary: "Trade history in all accounts",
@@ -26,6 +28,7 @@ const customerHistory = createRoute({
 
 const accountHistory = createRoute({
   method: "get",
+  operationId: "listAccountTransactions",
   path: "/transactions/{slug}/{accountId}",
   tags: ["Transactions"],
   summary: "Trade history of one account",

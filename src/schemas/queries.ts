@@ -68,3 +68,10 @@ export const HistoryQuery = z
   });
 
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
+
+/** POST /api/sync: `full` also reconciles what a delta cannot see (DESIGN §7). */
+export const SyncQuery = z.object({
+  mode: z.enum(["delta", "full"], "must be delta or full").default("delta").openapi({
+    description: "`delta` copies what changed since the last run; `full` also compares every row and repairs what differs",
+  }),
+});

@@ -1,22 +1,31 @@
-/** The served documentation. The document's validity is checked in Node: test/node/openapi.test.ts. */
+/**
+ * The served documentation. The document's content is checked in Node (test/node: validator,
+ * Spectral, generated types); the page is opened in Chromium by test/browser/docs.test.ts.
+ */
+import scalarScript from "@scalar/api-reference/dist/browser/standalone.js";
 import { describe, expect, it } from "vitest";
 import { apiDatabases } from "../support/api";
 import { ENDPOINTS } from "../support/endpoints";
-import { getJson } from "../support/worker";
+import { Client, getJson } from "../support/worker";
 
 const PUBLIC_PATHS = ENDPOINTS.filter((e) => e.spec && e.access === "public").map((e) => e.path);
 
+const PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; " +
+  "connect-src 'self'; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 describe("GET /api/openapi.json", () => {
-  it("serves an OpenAPI 3.0 document, version 1.0.0, with every public endpoint", async () => {
+  it("serves an OpenAPI 3.0 document, version 1.0.0, with every public endpoint, for the origin it was asked on", async () => {
     const dbs = await apiDatabases();
     const { status, body } = await getJson(dbs.env, "/api/openapi.json");
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\.0\.\d+$/);
     expect(body.info.version).toBe("1.0.0");
     expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(PUBLIC_PATHS));
+    expect(body.servers).toEqual([{ url: "https://api.test", description: "The origin this document was served from" }]);
   });
 
-  it("documents the filters and every error status of the trade history", async () => {
+  it("documents the filters and every status of the trade history", async () => {
     const dbs = await apiDatabases();
     const { body } = await getJson(dbs.env, "/api/openapi.json");
     const operation = body.paths["/api/transactions/{slug}"].get;
@@ -24,7 +33,7 @@ describe("GET /api/openapi.json", () => {
     expect(parameters.sort()).toEqual(
       ["path:slug", "query:page", "query:per_page", "query:broker", "query:stock_code", "query:type", "query:start_date", "query:end_date"].sort(),
     );
-    expect(Object.keys(operation.responses).sort()).toEqual(["200", "400", "404", "429", "500", "503"]);
+    expect(Object.keys(operation.responses).sort()).toEqual(["200", "304", "400", "404", "429", "500", "503"]);
     expect(operation.parameters.find((p: { name: string }) => p.name === "per_page").schema).toMatchObject({
       type: "integer",
       minimum: 1,
@@ -35,14 +44,30 @@ describe("GET /api/openapi.json", () => {
 });
 
 describe("GET /api/docs", () => {
-  it("renders the document as a self-contained page listing every operation", async () => {
+  it("is Scalar's reference over the document, loading its script from this Worker only", async () => {
     const dbs = await apiDatabases();
     const res = await getJson(dbs.env, "/api/docs");
     expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
-    expect(res.headers.get("Content-Security-Policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    expect(res.headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
+    expect(res.headers.get("Content-Security-Policy")).toBe(PAGE_POLICY);
     const page = res.text;
-    for (const path of PUBLIC_PATHS) expect(page).toContain(`<code>${path}</code>`);
-    expect(page).not.toMatch(/<script|<link/);
+    expect([...page.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag.replace(/data-configuration="[^"]*"/, "…"))).toEqual([
+      '<script id="api-reference" …>',
+      '<script src="/api/docs/scalar.js">',
+    ]);
+    const configuration = JSON.parse(page.match(/data-configuration="([^"]*)"/)![1]!.replaceAll("&quot;", '"'));
+    expect(configuration).toMatchObject({ url: "/api/openapi.json", withDefaultFonts: false, telemetry: false });
+    expect(page).not.toMatch(/https?:\/\//);
+  });
+
+  it("serves Scalar's standalone script itself, byte for byte", async () => {
+    const dbs = await apiDatabases();
+    const res = await new Client(dbs.env).fetch("/api/docs/scalar.js");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/javascript; charset=utf-8");
+    expect(res.headers.get("Cache-Control")).toBe("public, max-age=3600");
+    const script = await res.text();
+    expect(script.length).toBeGreaterThan(1_000_000);
+    expect(script).toBe(scalarScript);
   });
 });

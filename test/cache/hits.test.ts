@@ -224,7 +224,7 @@ describe("headers", () => {
     const again = await client.get(path, { Origin: "https://app.example" });
     expect(again.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example");
     expect(again.headers.get("Vary")).toBe("Origin");
-    expect(again.headers.get("Access-Control-Expose-Headers")).toBe("ETag,X-Cache,X-Request-Id");
+    expect(again.headers.get("Access-Control-Expose-Headers")).toBe("ETag,X-Cache,X-Request-Id,Retry-After");
   });
 });
 

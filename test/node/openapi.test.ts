@@ -1,23 +1,17 @@
 /**
- * The OpenAPI document, checked by a real OpenAPI validator. Validators compile JSON Schema to
- * code, which workerd forbids, so this suite runs in Node against the app itself.
+ * The OpenAPI document, checked by a real OpenAPI validator, and what a consumer reads from it:
+ * operation ids, tags, the admin security scheme, every status with its headers, servers.
+ * Validators compile JSON Schema to code, which workerd forbids, so this suite runs in Node.
  */
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { app } from "../../src/app";
-import { ENDPOINTS } from "../support/endpoints";
+import { BY_SLUG, ENDPOINTS } from "../support/endpoints";
+import { openApiDocument, operations } from "./document";
 
-// Never contacted: the document is generated without touching a database.
-const env = { DATABASE_URL: "postgres://x@127.0.0.1:1/investments" };
+/** Every operation, as the endpoint registry the suites iterate lists it. */
+const OPERATIONS = ENDPOINTS.map((e) => [e.method, e.path, e.operationId] as const);
 
-async function openApiDocument() {
-  const res = await app.request("/api/openapi.json", {}, env);
-  expect(res.status).toBe(200);
-  return (await res.json()) as { openapi: string; info: { version: string }; paths: Record<string, Record<string, unknown>> };
-}
-
-/** Spec §4, rows 1 to 9, with the 4.4 path DESIGN §5 chose. */
-const SPEC_OPERATIONS = ENDPOINTS.filter((e) => e.spec).map((e) => [e.method, e.path] as const);
+const LOOKUPS = BY_SLUG.map((e) => e.path);
 
 describe("the OpenAPI document", () => {
   it("is a valid OpenAPI 3.0 document, version 1.0.0", async () => {
@@ -30,18 +24,93 @@ describe("the OpenAPI document", () => {
     expect(document.info.version).toBe("1.0.0");
   });
 
-  it("lists exactly the operations of the endpoint registry the suites iterate (test/support/endpoints.ts)", async () => {
-    const document = await openApiDocument();
-    const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
-    expect(documented.sort()).toEqual(ENDPOINTS.map((e) => `${e.method} ${e.path}`).sort());
-  });
-
   it("has the spec's nine operations", () => {
-    expect(SPEC_OPERATIONS.map(([, path]) => path)).toHaveLength(9);
+    expect(ENDPOINTS.filter((e) => e.spec)).toHaveLength(9);
   });
 
-  it.each(SPEC_OPERATIONS)("describes %s %s", async (method, path) => {
+  it("names every operation with a camelCase verb and a declared tag, and has no other operation", async () => {
     const document = await openApiDocument();
-    expect(document.paths[path]?.[method]).toBeDefined();
+    const found = operations(document).map(([method, path, op]) => [method, path, op.operationId]);
+    expect(found.sort()).toEqual(OPERATIONS.map((o) => [...o]).sort());
+    const declared = new Set(((document as unknown as { tags: Array<{ name: string }> }).tags ?? []).map((t) => t.name));
+    for (const [method, path, op] of operations(document)) {
+      expect(op.operationId, `${method} ${path}`).toMatch(/^(get|list|run)[A-Z][A-Za-z]+$/);
+      expect(op.tags?.length, `${method} ${path}`).toBe(1);
+      expect(declared.has(op.tags![0]!), `${method} ${path}`).toBe(true);
+    }
+  });
+
+  it("says who answers it and where: contact, license, and the origin it was served from", async () => {
+    const document = await openApiDocument("https://investments.example.org");
+    expect(document.servers).toEqual([{ url: "https://investments.example.org", description: "The origin this document was served from" }]);
+    expect(document.info.contact).toMatchObject({ name: expect.any(String), email: expect.stringContaining("@") });
+    expect(document.info.license).toMatchObject({ name: expect.any(String) });
+  });
+
+  it("asks for X-Admin-Key through an apiKey security scheme on the admin routes, and only there", async () => {
+    const document = await openApiDocument();
+    expect(document.components?.securitySchemes).toEqual({
+      adminKey: { type: "apiKey", in: "header", name: "X-Admin-Key", description: expect.any(String) },
+    });
+    for (const [method, path, op] of operations(document)) {
+      const admin = op.tags?.[0] === "Admin";
+      expect(op.security, `${method} ${path}`).toEqual(admin ? [{ adminKey: [] }] : undefined);
+      expect(op.parameters?.some((p) => p.in === "header") ?? false, `${method} ${path}`).toBe(false);
+      if (admin) expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["401", "429"]));
+    }
+    expect(document.paths["/api/sync"]!.post!.tags).toEqual(["Admin"]);
+  });
+
+  it("lists every status each route answers, 304 and 429 only where they happen", async () => {
+    const document = await openApiDocument();
+    const statuses = Object.fromEntries(operations(document).map(([method, path, op]) => [`${method} ${path}`, Object.keys(op.responses)]));
+    const lookup = ["200", "304", "404", "429", "500", "503"];
+    const history = ["200", "304", "400", "404", "429", "500", "503"];
+    expect(statuses).toEqual({
+      "get /api/customers/{slug}": lookup,
+      "get /api/portfolio/{slug}": lookup,
+      "get /api/transactions/{slug}": history,
+      "get /api/transactions/{slug}/{accountId}": history,
+      "get /api/stats/{slug}": lookup,
+      "get /api/analytics/{slug}": lookup,
+      "get /api/aggregate/{slug}": lookup,
+      "get /api/brokers": ["200", "304", "500", "503"],
+      "post /api/sync": ["200", "400", "401", "409", "429", "500", "502", "503"],
+      "get /api/health": ["200", "500", "503"],
+      "get /api/health/live": ["200", "500"],
+      "get /api/health/db": ["200", "500", "503"],
+      "get /api/openapi.json": ["200", "500"],
+      "get /api/docs": ["200", "500"],
+    });
+  });
+
+  it("documents the headers: X-Request-Id everywhere, the cache's validators on cached reads, Retry-After on 429", async () => {
+    const document = await openApiDocument();
+    const cached = [...LOOKUPS, "/api/brokers"];
+    for (const [method, path, op] of operations(document)) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const where = `${method} ${path} ${status}`;
+        const headers = Object.keys(response.headers ?? {});
+        const expected = ["X-Request-Id"];
+        if (cached.includes(path) && (status === "200" || status === "304")) expected.push("ETag", "Cache-Control", "X-Cache", "Age");
+        if (status === "429") expected.push("Retry-After");
+        expect(headers.sort(), where).toEqual(expected.sort());
+        expect(response.headers?.["X-Request-Id"]?.required, where).toBe(true);
+        if (status === "429") expect(response.headers?.["Retry-After"]?.required, where).toBe(true);
+      }
+    }
+  });
+
+  it("gives each route's 400 an example of its own parameters", async () => {
+    const document = await openApiDocument();
+    const example = (path: string, method: string) =>
+      (document.paths[path]![method]!.responses["400"] as { content: { "application/json": { example: unknown } } }).content["application/json"]
+        .example;
+    expect(example("/api/sync", "post")).toEqual({ success: false, error: "Bad Request", details: [{ path: "mode", message: "must be delta or full" }] });
+    expect(example("/api/transactions/{slug}", "get")).toEqual({
+      success: false,
+      error: "Bad Request",
+      details: [{ path: "per_page", message: "must be an integer from 1 to 100" }],
+    });
   });
 });

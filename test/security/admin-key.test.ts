@@ -1,15 +1,21 @@
 /**
  * The admin key (DESIGN §9, spec §5): anything but the configured key is 401 without reaching a
- * database or throwing, whatever its length or characters; and neither the key nor a database
- * password ever shows up in a log line or a response body, whether the sync fails or succeeds.
+ * database or throwing, whatever its length or characters; wrong keys are throttled per client
+ * (ADMIN_KEY_LIMITER, wrangler.toml: 10 per 60 s); a short configured key is reported as weak;
+ * and neither the key nor a database password ever shows up in a log line or a response body,
+ * whether the sync fails or succeeds.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/env";
 import { Book, writeSource } from "../support/book";
-import { freshDatabases, type TestDatabases } from "../support/databases";
-import { Client, type Reply } from "../support/worker";
+import { adminKeyWeakness } from "../../src/auth";
+import { freshDatabases, setFault, type TestDatabases } from "../support/databases";
+import { Client, newIp, type Reply } from "../support/worker";
 
 const UNAUTHORIZED = { success: false, error: "Unauthorized" };
+const TOO_MANY = { success: false, error: "Too Many Requests" };
+/** The ADMIN_KEY_LIMITER binding's `simple.limit` in wrangler.toml. */
+const WRONG_KEYS_PER_MINUTE = 10;
 
 /** A random ASCII key, as `openssl rand -hex 32` would make. */
 const randomKey = () => [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -34,7 +40,9 @@ async function requestsTo(dbs: TestDatabases, action: () => Promise<unknown>) {
 describe("the admin key", () => {
   it("refuses keys of another length, prefixes, extensions and case changes with 401, touching no database", async () => {
     const key = randomKey();
-    const { dbs, client } = await withKey(key);
+    const { dbs, client: first } = await withKey(key);
+    // Each candidate from an address of its own: this test is about the comparison, not the brake.
+    let client = first;
     const wrong = [
       "x",
       key.slice(0, -1),
@@ -50,6 +58,7 @@ describe("the admin key", () => {
       "undefined",
     ];
     for (const candidate of wrong) {
+      client = client.from(newIp());
       const trips = await requestsTo(dbs, async () => {
         const reply = await postSync(client, candidate);
         expect({ status: reply.status, body: reply.body }, candidate.slice(0, 40)).toEqual({ status: 401, body: UNAUTHORIZED });
@@ -61,7 +70,8 @@ describe("the admin key", () => {
 
   it("refuses unicode keys with 401 without throwing, also when the configured key is unicode", async () => {
     for (const configured of [randomKey(), `clé-🔑-${randomKey()}`]) {
-      const { dbs, client } = await withKey(configured);
+      const { dbs, client: first } = await withKey(configured);
+      let client = first;
       const candidates = [
         "ключ",
         `${configured}é`,
@@ -72,6 +82,7 @@ describe("the admin key", () => {
         configured.normalize("NFD"), // the same text to a reader, other bytes: keys are compared as bytes
       ].filter((candidate) => candidate !== configured);
       for (const candidate of candidates) {
+        client = client.from(newIp());
         const trips = await requestsTo(dbs, async () => {
           const reply = await postSync(client, candidate);
           expect({ status: reply.status, body: reply.body }, JSON.stringify(candidate)).toEqual({ status: 401, body: UNAUTHORIZED });
@@ -80,6 +91,90 @@ describe("the admin key", () => {
       }
       expect((await postSync(client, configured)).status).toBe(200);
     }
+  });
+});
+
+describe("wrong admin keys", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("are throttled per client: past the limit its admin calls get 429 with Retry-After, even with the right key", async () => {
+    const key = randomKey();
+    const { dbs, client } = await withKey(key);
+    const warnings: string[] = [];
+    vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
+
+    for (let i = 0; i < WRONG_KEYS_PER_MINUTE; i++) {
+      const reply = await postSync(client, `guess-${i}`);
+      expect({ status: reply.status, body: reply.body }, `guess ${i + 1}`).toEqual({ status: 401, body: UNAUTHORIZED });
+    }
+    // Over the limit: refused before any key is compared, so the right key tells the guesser nothing.
+    for (const candidate of ["one-more-guess", key, undefined]) {
+      const trips = await requestsTo(dbs, async () => {
+        const reply = await postSync(client, candidate);
+        expect({ status: reply.status, body: reply.body, retryAfter: reply.headers.get("Retry-After") }).toEqual({
+          status: 429,
+          body: TOO_MANY,
+          retryAfter: "60",
+        });
+      });
+      expect(trips).toEqual({ source: 0, target: 0 });
+    }
+
+    // Only that client, and only its admin calls.
+    expect((await postSync(client.from(newIp()), key)).status).toBe(200);
+    expect((await client.get("/api/brokers")).status).toBe(200);
+
+    // One JSON line per refusal, with the client and the reason, never the key or a guess.
+    const events = warnings.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events.map((e) => `${e.event}:${e.reason ?? ""}`)).toEqual([
+      ...new Array(WRONG_KEYS_PER_MINUTE).fill("admin_key_rejected:wrong_key"),
+      "admin_key_throttled:wrong_key",
+      "admin_key_throttled:",
+      "admin_key_throttled:",
+    ]);
+    for (const event of events) expect(event).toMatchObject({ level: "warn", client: client.ip, request_id: expect.any(String) });
+    expect(warnings.join("\n")).not.toContain(key);
+    expect(warnings.join("\n")).not.toContain("guess");
+  });
+});
+
+describe("a weak admin key", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("is one shorter than 32 characters", () => {
+    expect(adminKeyWeakness({ ADMIN_API_KEY: "x".repeat(31) })).toBe(
+      "ADMIN_API_KEY has 31 characters, fewer than 32; make one with: openssl rand -base64 32",
+    );
+    expect(adminKeyWeakness({ ADMIN_API_KEY: "🔑".repeat(31) })).toMatch(/^ADMIN_API_KEY has 31 characters/);
+    expect(adminKeyWeakness({ ADMIN_API_KEY: "x".repeat(32) })).toBeNull();
+    expect(adminKeyWeakness({ ADMIN_API_KEY: randomKey() })).toBeNull();
+    expect(adminKeyWeakness({ ADMIN_API_KEY: undefined })).toBeNull(); // no key: every admin call is refused anyway
+  });
+
+  it("still works, and each use logs one line saying so, without the key", async () => {
+    const weak = "short-admin-key";
+    const { client } = await withKey(weak);
+    const warnings: string[] = [];
+    vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
+    expect((await postSync(client, weak)).status).toBe(200);
+    expect(warnings.map((line) => JSON.parse(line))).toEqual([
+      {
+        level: "warn",
+        request_id: expect.any(String),
+        event: "weak_admin_key",
+        detail: "ADMIN_API_KEY has 15 characters, fewer than 32; make one with: openssl rand -base64 32",
+      },
+    ]);
+    expect(warnings.join("\n")).not.toContain(weak);
+  });
+
+  it("is not reported when the key is strong", async () => {
+    const key = randomKey();
+    const { client } = await withKey(key);
+    const warnings: string[] = [];
+    vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
+    expect((await postSync(client, key)).status).toBe(200);
+    expect(warnings).toEqual([]);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Slug enumeration (DESIGN §9): slugs too random to guess, repeated 404s from one client
- * throttled by the NOT_FOUND_LIMITER binding (wrangler.toml: 30 per 60 s), and a 404 that does
- * not tell a malformed slug from an unknown one, by its body or by what it costs.
+ * throttled by the NOT_FOUND_LIMITER binding (wrangler.toml: 30 per 60 s) on the routes that look
+ * slugs and accounts up, and only there, and a 404 that does not tell a malformed slug from an
+ * unknown one, by its body or by what it costs.
  */
 import { describe, expect, it } from "vitest";
 import { generateDemoBook } from "../../scripts/demo/generate";
@@ -35,8 +36,8 @@ const MALFORMED = [
 ];
 
 describe("the 404 limiter", () => {
-  it("answers 429 with the error envelope and Retry-After once one client's 404s pass the limit, then to every request it makes", async () => {
-    const { customer, client } = await withCustomer();
+  it("answers 429 with the error envelope and Retry-After once one client's 404s pass the limit, then to every lookup it makes", async () => {
+    const { customer, account, client } = await withCustomer();
     for (let i = 0; i < LIMIT; i++) {
       expect((await client.get(`/api/customers/${newSlug()}`)).status, `404 number ${i + 1}`).toBe(404);
     }
@@ -46,8 +47,9 @@ describe("the 404 limiter", () => {
     expect(over.headers.get("Content-Type")).toMatch(/^application\/json/);
     expect(over.headers.get("Retry-After")).toBe("60");
 
-    // From now on a hit looks like a miss: everything this client asks is 429.
-    for (const path of [`/api/customers/${customer.slug}`, `/api/aggregate/${customer.slug}`, "/api/brokers", "/api/health/live", "/nope"]) {
+    // From now on a hit looks like a miss on every route that looks a slug or an account up.
+    const lookups = [...SLUG_PATHS.map((path) => path(customer.slug)), `/api/transactions/${customer.slug}/${account.id}`];
+    for (const path of lookups) {
       const reply = await client.get(path);
       expect({ status: reply.status, body: reply.body, retryAfter: reply.headers.get("Retry-After") }, path).toEqual({
         status: 429,
@@ -62,15 +64,44 @@ describe("the 404 limiter", () => {
     expect((await other.get(`/api/customers/${newSlug()}`)).status).toBe(404);
   });
 
-  it("counts only 404s: a client reading its own data many times is never throttled", async () => {
+  it("leaves an office behind one NAT address its other routes while a stale link retries in a loop", async () => {
+    const { customer, client } = await withCustomer();
+    const stale = `/api/aggregate/${newSlug()}`;
+    const retries = [];
+    for (let i = 0; i < LIMIT + 10; i++) retries.push(await client.get(stale));
+    expect(retries.filter((r) => r.status === 404).length).toBe(LIMIT);
+    expect(retries.filter((r) => r.status === 429).length).toBe(10);
+
+    // The same address: everything that is not a lookup answers as usual.
+    const sync = await client.send("/api/sync", { method: "POST", headers: { "X-Admin-Key": client.env.ADMIN_API_KEY! } });
+    expect(sync.status, sync.text).toBe(200);
+    const others: Array<[string, number]> = [
+      ["/api/brokers", 200],
+      ["/api/health", 200],
+      ["/api/health/live", 200],
+      ["/api/openapi.json", 200],
+      ["/api/docs", 200],
+      ["/nope", 404],
+    ];
+    for (const [path, status] of others) {
+      const reply = await client.get(path);
+      expect({ path, status: reply.status, retryAfter: reply.headers.get("Retry-After") }).toEqual({ path, status, retryAfter: null });
+    }
+    // The lookups stay braked for the period, its own customer's included: that is what stops a scan.
+    expect((await client.get(`/api/customers/${customer.slug}`)).status).toBe(429);
+  });
+
+  it("counts only lookups: unknown routes and a client reading its own data many times are never throttled", async () => {
     const { customer, client } = await withCustomer();
     for (let i = 0; i < LIMIT + 10; i++) {
       expect((await client.get(`/api/${i % 2 ? "portfolio" : "stats"}/${customer.slug}`)).status).toBe(200);
+      expect((await client.get(`/api/no-such-route-${i}`)).status).toBe(404);
     }
+    expect((await client.get(`/api/customers/${customer.slug}`)).status).toBe(200);
   });
 
   it("counts 404s per client address, also when it comes through X-Forwarded-For only", async () => {
-    const { client } = await withCustomer();
+    const { customer, client } = await withCustomer();
     const ip = newIp();
     const statuses: number[] = [];
     for (let i = 0; i <= LIMIT; i++) {
@@ -79,7 +110,8 @@ describe("the 404 limiter", () => {
     }
     expect(statuses.slice(0, LIMIT)).toEqual(new Array(LIMIT).fill(404));
     expect(statuses[LIMIT]).toBe(429);
-    expect((await client.from(ip).get("/api/health/live")).status).toBe(429);
+    expect((await client.from(ip).get(`/api/portfolio/${customer.slug}`)).status).toBe(429);
+    expect((await client.from(ip).get("/api/health/live")).status).toBe(200);
   });
 });
 

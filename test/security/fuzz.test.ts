@@ -306,7 +306,7 @@ describe("fuzz", () => {
     const sourceBefore = await dbs.sourceRequests();
 
     // Most requests come from addresses of their own; a tenth from three "scanners", which the
-    // 404 limiter soon answers with 429 to everything.
+    // 404 limiter soon answers with 429 on every slug and account lookup.
     const requests: Sent[] = Array.from({ length: REQUESTS }, (_, i) => {
       const path = pathFor(rng, world);
       const method = path.includes("sync") && rng.chance(0.7) ? "POST" : rng.pick(METHODS);

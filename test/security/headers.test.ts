@@ -87,9 +87,10 @@ describe("security headers", () => {
     const reply = await client.get(`/api/aggregate/${customer.slug}`);
     expect(reply.headers.get("Cache-Control")).toMatch(/^private\b/);
     expect(reply.headers.get("X-Robots-Tag")).toMatch(/noindex/);
-    // The docs page needs its inline stylesheet and nothing else.
+    // The docs page runs scripts from this origin only; nothing else may load or frame it.
     const docs = await client.get("/api/docs");
-    expect(docs.headers.get("Content-Security-Policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    expect(docs.headers.get("Content-Security-Policy")).toMatch(/^default-src 'none'; script-src 'self'; .*; frame-ancestors 'none'$/);
+    expect(docs.headers.get("Content-Security-Policy")).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline|https?:/);
   });
 });
 
@@ -147,5 +148,19 @@ describe("CORS", () => {
     expect(refused.status).toBe(204);
     expect(refused.headers.get("Access-Control-Allow-Origin")).toBeNull();
     expect(await dbs.targetRequests()).toBe(before);
+  });
+
+  it("lets a browser read Retry-After on a 429, and the cache and request headers on a 200", async () => {
+    const { client, customer } = await withCustomer();
+    const scanner = client.from(newIp());
+    for (let i = 0; i <= 30; i++) await scanner.get(`/api/stats/${newSlug()}`); // the 31st is over the limit
+    const limited = await scanner.get(`/api/stats/${customer.slug}`, { Origin: "https://app.example" });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("Retry-After")).toBe("60");
+    expect(limited.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(limited.headers.get("Access-Control-Expose-Headers")).toBe("ETag,X-Cache,X-Request-Id,Retry-After");
+    const ok = await client.get(`/api/stats/${customer.slug}`, { Origin: "https://app.example" });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("Access-Control-Expose-Headers")).toBe("ETag,X-Cache,X-Request-Id,Retry-After");
   });
 });

@@ -17,23 +17,26 @@ export interface Endpoint {
   reads: ReadonlyArray<"target" | "source">;
   /** Its row in the spec's endpoint table (§4), where it has one. */
   spec?: string;
+  /** The document's operationId: what generated clients call it. */
+  operationId: string;
 }
 
 export const ENDPOINTS: readonly Endpoint[] = [
-  { method: "get", path: "/api/customers/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.1" },
-  { method: "get", path: "/api/portfolio/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.2" },
-  { method: "get", path: "/api/transactions/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.3" },
-  { method: "get", path: "/api/transactions/{slug}/{accountId}", access: "public", cached: true, reads: ["target"], spec: "4.4" },
-  { method: "get", path: "/api/stats/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.5" },
-  { method: "get", path: "/api/analytics/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.6" },
-  { method: "get", path: "/api/aggregate/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.7" },
-  { method: "get", path: "/api/brokers", access: "public", cached: true, reads: ["target"], spec: "4.8" },
-  { method: "post", path: "/api/sync", access: "admin", cached: false, reads: ["target", "source"], spec: "4.9" },
-  { method: "get", path: "/api/health", access: "public", cached: false, reads: ["target", "source"] },
-  { method: "get", path: "/api/health/live", access: "public", cached: false, reads: [] },
-  { method: "get", path: "/api/health/db", access: "public", cached: false, reads: ["target"] },
-  { method: "get", path: "/api/docs", access: "public", cached: false, reads: [] },
-  { method: "get", path: "/api/openapi.json", access: "public", cached: false, reads: [] },
+  { method: "get", path: "/api/customers/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.1", operationId: "getCustomer" },
+  { method: "get", path: "/api/portfolio/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.2", operationId: "getPortfolio" },
+  { method: "get", path: "/api/transactions/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.3", operationId: "listTransactions" },
+  { method: "get", path: "/api/transactions/{slug}/{accountId}", access: "public", cached: true, reads: ["target"], spec: "4.4", operationId: "listAccountTransactions" },
+  { method: "get", path: "/api/stats/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.5", operationId: "getStats" },
+  { method: "get", path: "/api/analytics/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.6", operationId: "getAnalytics" },
+  { method: "get", path: "/api/aggregate/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.7", operationId: "getAggregate" },
+  { method: "get", path: "/api/brokers", access: "public", cached: true, reads: ["target"], spec: "4.8", operationId: "listBrokers" },
+  { method: "post", path: "/api/sync", access: "admin", cached: false, reads: ["target", "source"], spec: "4.9", operationId: "runSync" },
+  { method: "get", path: "/api/sync/status", access: "admin", cached: false, reads: ["target", "source"], operationId: "getSyncStatus" },
+  { method: "get", path: "/api/health", access: "public", cached: false, reads: ["target", "source"], operationId: "getHealth" },
+  { method: "get", path: "/api/health/live", access: "public", cached: false, reads: [], operationId: "getLiveness" },
+  { method: "get", path: "/api/health/db", access: "public", cached: false, reads: ["target"], operationId: "getDatabaseHealth" },
+  { method: "get", path: "/api/docs", access: "public", cached: false, reads: [], operationId: "getApiReference" },
+  { method: "get", path: "/api/openapi.json", access: "public", cached: false, reads: [], operationId: "getOpenApiDocument" },
 ];
 
 /** The public GETs. */

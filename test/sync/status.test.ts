@@ -56,9 +56,12 @@ describe("GET /api/sync/status", () => {
     expect(transactions.lag_seconds).toBeGreaterThan(0);
     expect(Math.abs(Date.parse(body.data.source_clock) - Date.now())).toBeLessThan(60_000);
     // The tests' key is short on purpose; a real one of 32 characters or more is not weak.
-    expect(body.data.admin_key).toEqual({ weak: true });
+    expect(body.data.admin_key).toEqual({
+      weak: true,
+      advice: "ADMIN_API_KEY has 14 characters, fewer than 32; make one with: openssl rand -base64 32",
+    });
     const strong = { ...dbs.env, ADMIN_API_KEY: "k".repeat(32) };
-    expect((await status(strong)).body.data.admin_key).toEqual({ weak: false });
+    expect((await status(strong)).body.data.admin_key).toEqual({ weak: false, advice: null });
   }, HEAVY);
 
   it("shows a run killed midway as died once its lease expired, and the next run proceeds", async () => {
