@@ -58,10 +58,11 @@ async function main() {
     const first = await sync();
     if (!first.ok) throw new Error(`initial sync failed: HTTP ${first.status}`);
 
-    const rows = (await target`select c.slug, a.id as account_id from customers c join accounts a on a.customer_id = c.id`) as Array<{
-      slug: string;
-      account_id: string;
-    }>;
+    const rows =
+      (await target`select c.slug, a.id as account_id from customers c join accounts a on a.customer_id = c.id`) as Array<{
+        slug: string;
+        account_id: string;
+      }>;
     const customers = new Map<string, Customer>();
     for (const r of rows) {
       const c = customers.get(r.slug) ?? { slug: r.slug, accounts: new Set<string>() };

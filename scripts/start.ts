@@ -87,7 +87,8 @@ async function main() {
   const slugs = (await target`select slug, name from customers order by name limit 5`) as Array<{ slug: string; name: string }>;
   console.log(`\nService ready at ${base}`);
   const width = Math.max(0, ...slugs.map((s) => s.name.length));
-  for (const { slug, name } of slugs) console.log(`  ${name.padEnd(width)}  page ${base}/c/${slug}   API ${base}/api/aggregate/${slug}`);
+  for (const { slug, name } of slugs)
+    console.log(`  ${name.padEnd(width)}  page ${base}/c/${slug}   API ${base}/api/aggregate/${slug}`);
   if (!slugs.length) console.log("  (no customers yet: SEED=none, or the sync has not copied any)");
   console.log("Ctrl-C stops it.\n");
 }

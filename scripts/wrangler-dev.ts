@@ -18,7 +18,15 @@ export async function startWranglerDev(options: {
   timeoutMs?: number;
 }): Promise<WranglerDev> {
   const url = `http://127.0.0.1:${options.port}`;
-  const args = ["dev", "--ip", "127.0.0.1", "--port", String(options.port), "--test-scheduled", "--show-interactive-dev-session=false"];
+  const args = [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(options.port),
+    "--test-scheduled",
+    "--show-interactive-dev-session=false",
+  ];
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
   const child = spawn("wrangler", args, {
     cwd: root,

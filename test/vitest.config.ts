@@ -78,7 +78,12 @@ export default defineConfig({
       // They run after the others: one of them fills the server with databases on purpose.
       ...(process.env.BENCH
         ? []
-        : [{ plugins: [textModules(), worker()], test: { name: "local-db", include: ["test/local-db/**/*.test.ts"], isolate: true, sequence: { groupOrder: 1 } } }]),
+        : [
+            {
+              plugins: [textModules(), worker()],
+              test: { name: "local-db", include: ["test/local-db/**/*.test.ts"], isolate: true, sequence: { groupOrder: 1 } },
+            },
+          ]),
       {
         plugins: [textModules()],
         test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"], sequence: { groupOrder: 0 } },

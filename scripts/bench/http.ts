@@ -99,7 +99,10 @@ export async function runHttpBenchmark(): Promise<Row[]> {
     const target = createSql(targetUrl);
     const vars = { DATABASE_URL: targetUrl, SOURCE_DATABASE_URL: sourceUrl, ADMIN_API_KEY: ADMIN_KEY };
 
-    for (const [mode, ttl] of [["miss", "0"], ["hit", "60"]] as const) {
+    for (const [mode, ttl] of [
+      ["miss", "0"],
+      ["hit", "60"],
+    ] as const) {
       const worker = await startWranglerDev({ port: await freePort(), vars: { ...vars, CACHE_TTL_SECONDS: ttl }, quiet: true });
       try {
         if (mode === "miss") {
@@ -109,10 +112,11 @@ export async function runHttpBenchmark(): Promise<Row[]> {
         // The floors are measured on each Worker, right before its endpoints.
         rows.push({ name: FLOOR_STATIC, mode, result: await measure(worker.url, ["/api/health/live"]) });
         rows.push({ name: FLOOR_SELECT, mode, result: await measure(worker.url, ["/api/health/db"]) });
-        const customers = (await target`select c.slug, a.id as account_id from customers c join accounts a on a.customer_id = c.id order by c.slug`) as Array<{
-          slug: string;
-          account_id: string;
-        }>;
+        const customers =
+          (await target`select c.slug, a.id as account_id from customers c join accounts a on a.customer_id = c.id order by c.slug`) as Array<{
+            slug: string;
+            account_id: string;
+          }>;
         const slugs = [...new Set(customers.map((c) => c.slug))];
         const endpoints: Array<[string, string[]]> = [
           ["GET /api/customers/:slug", slugs.map((s) => `/api/customers/${s}`)],
@@ -159,9 +163,16 @@ export function printHttpTable(rows: Row[]): string {
   }
   const pages = rows.filter((r) => r.page);
   if (pages.length) {
-    lines.push("", "Customer page, one client at a time", "| cache | TTFB p50 ms | TTFB p90 ms | HTML bytes (median) | gzipped |", "|---|---:|---:|---:|---:|");
+    lines.push(
+      "",
+      "Customer page, one client at a time",
+      "| cache | TTFB p50 ms | TTFB p90 ms | HTML bytes (median) | gzipped |",
+      "|---|---:|---:|---:|---:|",
+    );
     for (const { mode, page } of pages) {
-      lines.push(`| ${mode} | ${page!.ttfbP50.toFixed(1)} | ${page!.ttfbP90.toFixed(1)} | ${page!.htmlBytes} | ${page!.gzipBytes} |`);
+      lines.push(
+        `| ${mode} | ${page!.ttfbP50.toFixed(1)} | ${page!.ttfbP90.toFixed(1)} | ${page!.htmlBytes} | ${page!.gzipBytes} |`,
+      );
     }
   }
   return lines.join("\n");

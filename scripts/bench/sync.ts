@@ -82,7 +82,8 @@ async function dblinkCopy(floor: pg.Client, sourceDb: string, since: string | nu
   for (const stream of STREAMS) {
     // The target mirrors every row, tombstones included, as the sync leaves it.
     const columns = ["id", "deleted_at", ...stream.columns.map((c) => c.name)];
-    const typeOf = (c: string) => (c === "id" ? "uuid" : c === "deleted_at" ? "timestamptz" : stream.columns.find((s) => s.name === c)!.type);
+    const typeOf = (c: string) =>
+      c === "id" ? "uuid" : c === "deleted_at" ? "timestamptz" : stream.columns.find((s) => s.name === c)!.type;
     const typed = [...columns.map((c) => `${c} ${typeOf(c)}`), "source_updated_at timestamptz"];
     const derived = stream.derived ? [stream.derived.name] : [];
     const select = [...columns.map((c) => `t.${c}`), "t.updated_at"];
@@ -93,7 +94,10 @@ async function dblinkCopy(floor: pg.Client, sourceDb: string, since: string | nu
     const result = await floor.query(
       `insert into ${stream.name} (${all.join(", ")})
        select ${all.join(", ")} from dblink($1, $2) as s(${[...typed, ...derived.map((d: string) => `${d} uuid`)].join(", ")})
-       on conflict (id) do update set ${all.filter((c) => c !== "id").map((c) => `${c} = excluded.${c}`).join(", ")}`,
+       on conflict (id) do update set ${all
+         .filter((c) => c !== "id")
+         .map((c) => `${c} = excluded.${c}`)
+         .join(", ")}`,
       [`dbname=${sourceDb}`, remote],
     );
     rows += result.rowCount ?? 0;
@@ -113,7 +117,10 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
   try {
     const source = createSql(config.SOURCE_DATABASE_URL!);
     await createSql(server.connectionString(floorDb))`select 1`; // the server creates it with the target schema
-    const counts = await loadBook(source, generateDemoBookChunks({ customers: CUSTOMERS, tradesPerCustomer: TRADES_PER_CUSTOMER }));
+    const counts = await loadBook(
+      source,
+      generateDemoBookChunks({ customers: CUSTOMERS, tradesPerCustomer: TRADES_PER_CUSTOMER }),
+    );
     const sourceRows = Object.values(counts).reduce((a, b) => a + b, 0);
 
     const floor = await connect(floorDb);
@@ -153,7 +160,10 @@ export function printSyncTable(r: SyncBenchResult): string {
   ];
   const row = (name: string, t: Timed, floor: Timed, runs: number | string = "") =>
     `| ${name} | ${t.rows} | ${seconds(t.ms)} | ${runs} | ${perSecond(t).toFixed(0)} | ${perSecond(floor).toFixed(0)} | ${(perSecond(t) / perSecond(floor)).toFixed(2)} |`;
-  for (const [name, { sync, floor }] of [["initial", r.initial], [`incremental, ${CHANGED_PERCENT}% of rows changed`, r.incremental]] as const) {
+  for (const [name, { sync, floor }] of [
+    ["initial", r.initial],
+    [`incremental, ${CHANGED_PERCENT}% of rows changed`, r.incremental],
+  ] as const) {
     lines.push(
       row(`${name}: whole sync`, sync, floor, sync.runs),
       row(`${name}: data (without the metrics)`, { rows: sync.rows, ms: sync.ms - sync.metricsMs }, floor),

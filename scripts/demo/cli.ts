@@ -26,7 +26,9 @@ function integer(flag: string, text: string): number {
 
 function tradesPerCustomer(text: string): DemoOptions["tradesPerCustomer"] {
   const [min, max] = text.split("-");
-  return max === undefined ? integer("trades-per-customer", text) : [integer("trades-per-customer", min!), integer("trades-per-customer", max)];
+  return max === undefined
+    ? integer("trades-per-customer", text)
+    : [integer("trades-per-customer", min!), integer("trades-per-customer", max)];
 }
 
 const options: DemoOptions = {
@@ -35,7 +37,8 @@ const options: DemoOptions = {
   seed: values.seed === undefined ? undefined : integer("seed", values.seed),
 };
 
-const url = process.env.SOURCE_DATABASE_URL ?? `postgres://backoffice:local@127.0.0.1:${process.env.LOCAL_DB_PORT ?? 4444}/backoffice`;
+const url =
+  process.env.SOURCE_DATABASE_URL ?? `postgres://backoffice:local@127.0.0.1:${process.env.LOCAL_DB_PORT ?? 4444}/backoffice`;
 // Name the database without the credentials: logs never carry a connection string.
 const { hostname, port, pathname } = new URL(url);
 const where = `${pathname.slice(1)} on ${hostname}${port ? `:${port}` : ""}`;
@@ -50,6 +53,7 @@ const started = performance.now();
 const counts = await loadBook(sql, generateDemoBookChunks(options));
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(`Loaded demo data (seed ${options.seed ?? DEMO_DEFAULTS.seed}) into ${where} in ${seconds} s:`);
-for (const [table, count] of Object.entries(counts)) console.log(`  ${table.padEnd(13)}${count.toLocaleString("en-US").padStart(12)}`);
+for (const [table, count] of Object.entries(counts))
+  console.log(`  ${table.padEnd(13)}${count.toLocaleString("en-US").padStart(12)}`);
 console.log("Customer slugs:");
 for (const { slug, name } of await demoSlugs(sql)) console.log(`  ${slug}  ${name}`);

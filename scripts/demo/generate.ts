@@ -88,7 +88,13 @@ export function* generateDemoBookChunks(options: DemoOptions = {}): Generator<De
 
   const firm = new Random(seed, FIRM_STREAM);
   const founded = timestamp(firm, days[0]!, 1);
-  const brokers = BROKERS.map((broker) => ({ id: firm.uuid(), code: broker.code, name: broker.name, updated_at: founded, deleted_at: null }));
+  const brokers = BROKERS.map((broker) => ({
+    id: firm.uuid(),
+    code: broker.code,
+    name: broker.name,
+    updated_at: founded,
+    deleted_at: null,
+  }));
   const staffEmails = new Set<string>();
   const staff = STAFF_NAMES.map((name) => ({
     id: firm.uuid(),
@@ -119,7 +125,8 @@ function resolve(options: DemoOptions) {
   const isCount = (n: number) => Number.isInteger(n) && n >= 0;
   if (!Number.isInteger(o.seed)) throw new RangeError("seed must be an integer");
   if (!isCount(o.customers)) throw new RangeError("customers must be a whole number");
-  if (!isCount(range[0]) || !isCount(range[1]) || range[0] > range[1]) throw new RangeError("tradesPerCustomer must be n or [min, max] with 0 <= min <= max");
+  if (!isCount(range[0]) || !isCount(range[1]) || range[0] > range[1])
+    throw new RangeError("tradesPerCustomer must be n or [min, max] with 0 <= min <= max");
   for (const date of [o.startDate, o.endDate]) {
     // Round-trip, because Date.parse accepts 2021-02-30 (as 2 March).
     const ms = Date.parse(`${date}T00:00:00Z`);
@@ -199,7 +206,10 @@ class Customer {
     };
     this.book.customers.push(customer);
 
-    const brokerIndexes = rng.sample(BROKERS.map((_, i) => i), rng.pick([1, 2, 2, 3]));
+    const brokerIndexes = rng.sample(
+      BROKERS.map((_, i) => i),
+      rng.pick([1, 2, 2, 3]),
+    );
     this.accounts = brokerIndexes.map((b) => {
       const row: AccountRow = {
         id: rng.uuid(),
@@ -210,10 +220,18 @@ class Customer {
         deleted_at: null,
       };
       this.book.accounts.push(row);
-      return { row, feeRate: rng.pick([100, 150, 150, 177, 200, 250, 300, 350]), roundsFee: rng.chance(0.75), positions: new Map() };
+      return {
+        row,
+        feeRate: rng.pick([100, 150, 150, 177, 200, 250, 300, 350]),
+        roundsFee: rng.chance(0.75),
+        positions: new Map(),
+      };
     });
 
-    this.watchlist = rng.sample(TICKERS.map((_, i) => i), rng.int(8, 16));
+    this.watchlist = rng.sample(
+      TICKERS.map((_, i) => i),
+      rng.int(8, 16),
+    );
     this.orderValue = Math.exp(Math.log(20e6) + rng.float() * Math.log(20));
   }
 

@@ -31,7 +31,11 @@ export interface LoadOptions {
 }
 
 /** Inserts a book, or a stream of book chunks (generateDemoBookChunks), and counts the rows. */
-export async function loadBook(sql: Sql, book: DemoBook | Iterable<DemoBook>, { batchSize = 5000 }: LoadOptions = {}): Promise<LoadCounts> {
+export async function loadBook(
+  sql: Sql,
+  book: DemoBook | Iterable<DemoBook>,
+  { batchSize = 5000 }: LoadOptions = {},
+): Promise<LoadCounts> {
   const chunks = Symbol.iterator in book ? book : [book];
   const counts = Object.fromEntries(TABLES.map(({ table }) => [table, 0])) as LoadCounts;
   let buffer = emptyBook();

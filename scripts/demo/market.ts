@@ -160,7 +160,10 @@ export function tradingDays(start: string, end: string): string[] {
 export class Market {
   private readonly closes: Int32Array[];
 
-  constructor(rng: Random, readonly days: readonly string[]) {
+  constructor(
+    rng: Random,
+    readonly days: readonly string[],
+  ) {
     this.closes = TICKERS.map((ticker) => this.walk(rng, ticker));
   }
 

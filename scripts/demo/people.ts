@@ -1,7 +1,24 @@
 /** Vietnamese names, e-mail addresses and +84 mobile numbers for demo staff and customers. */
 import type { Random } from "./random";
 
-const FAMILY = ["Nguyễn", "Trần", "Lê", "Phạm", "Hoàng", "Huỳnh", "Phan", "Vũ", "Võ", "Đặng", "Bùi", "Đỗ", "Hồ", "Ngô", "Dương", "Lý"];
+const FAMILY = [
+  "Nguyễn",
+  "Trần",
+  "Lê",
+  "Phạm",
+  "Hoàng",
+  "Huỳnh",
+  "Phan",
+  "Vũ",
+  "Võ",
+  "Đặng",
+  "Bùi",
+  "Đỗ",
+  "Hồ",
+  "Ngô",
+  "Dương",
+  "Lý",
+];
 const MALE_MIDDLE = ["Văn", "Hữu", "Đức", "Minh", "Quang", "Thành", "Công", "Gia"];
 const MALE_GIVEN = ["An", "Bảo", "Dũng", "Hải", "Hùng", "Khoa", "Long", "Nam", "Phúc", "Quân", "Sơn", "Tuấn", "Việt", "Khánh"];
 const FEMALE_MIDDLE = ["Thị", "Ngọc", "Thu", "Thanh", "Bảo", "Kim", "Minh", "Phương"];
@@ -11,7 +28,36 @@ const FEMALE_GIVEN = ["Anh", "Chi", "Hà", "Hương", "Lan", "Linh", "Mai", "Ng�
 export const STAFF_NAMES = ["Đặng Minh Tuấn", "Hoàng Thị Lan", "Bùi Quang Huy"];
 
 /** Viettel, Vinaphone, Mobifone and other mobile prefixes, after +84. */
-const MOBILE_PREFIXES = ["32", "33", "34", "35", "36", "37", "38", "39", "70", "76", "77", "78", "79", "81", "82", "83", "84", "85", "86", "88", "89", "90", "91", "93", "94", "96", "97", "98"];
+const MOBILE_PREFIXES = [
+  "32",
+  "33",
+  "34",
+  "35",
+  "36",
+  "37",
+  "38",
+  "39",
+  "70",
+  "76",
+  "77",
+  "78",
+  "79",
+  "81",
+  "82",
+  "83",
+  "84",
+  "85",
+  "86",
+  "88",
+  "89",
+  "90",
+  "91",
+  "93",
+  "94",
+  "96",
+  "97",
+  "98",
+];
 
 export function personName(rng: Random): string {
   const female = rng.chance(0.5);
@@ -22,7 +68,12 @@ export function personName(rng: Random): string {
 
 /** ASCII for an address: drop the diacritics (đ has none to drop, so it is mapped by hand). */
 function ascii(text: string): string {
-  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/đ/g, "d").replace(/Đ/g, "D").toLowerCase();
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/đ/g, "d")
+    .replace(/Đ/g, "D")
+    .toLowerCase();
 }
 
 /**

@@ -17,7 +17,9 @@ const server = await startLocalDbServer({
   dataDir,
   log: (msg) => console.error(`[local-db] ${msg}`),
 });
-console.log(`local database server on ${server.url} (${pgUrl ? `PostgreSQL at ${new URL(pgUrl).host}` : `PGlite under ${dataDir}`})`);
+console.log(
+  `local database server on ${server.url} (${pgUrl ? `PostgreSQL at ${new URL(pgUrl).host}` : `PGlite under ${dataDir}`})`,
+);
 
 let stopping = false;
 async function stop(): Promise<void> {

@@ -9,14 +9,7 @@
  * clone a template while it is being migrated.
  */
 import pg from "pg";
-import {
-  type Backend,
-  runBatch,
-  type Statement,
-  type StatementResult,
-  toSqlError,
-  type TransactionOptions,
-} from "./backend";
+import { type Backend, runBatch, type Statement, type StatementResult, toSqlError, type TransactionOptions } from "./backend";
 import { type Family, familyOf, migratePostgresDatabase, migrationsDigest } from "./schemas";
 
 export interface PgBackendOptions {
@@ -87,7 +80,8 @@ export class PgBackend implements Backend {
     this.#pools.clear();
     await Promise.all(pools.map((p) => (p.status === "fulfilled" ? p.value.end() : undefined)));
     await this.#admin.end();
-    if (this.#dropFailures.length) throw new Error(`could not drop ${this.#dropFailures.length} database(s):\n${this.#dropFailures.join("\n")}`);
+    if (this.#dropFailures.length)
+      throw new Error(`could not drop ${this.#dropFailures.length} database(s):\n${this.#dropFailures.join("\n")}`);
   }
 
   async #withClient<T>(database: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {

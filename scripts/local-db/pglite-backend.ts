@@ -23,14 +23,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  type Backend,
-  runBatch,
-  type Statement,
-  type StatementResult,
-  toSqlError,
-  type TransactionOptions,
-} from "./backend";
+import { type Backend, runBatch, type Statement, type StatementResult, toSqlError, type TransactionOptions } from "./backend";
 import { type Baseline, readBaseline, resetToBaseline } from "./pglite-recycle";
 import { packDump, PgliteTemplates, unpackDump } from "./pglite-templates";
 import { FAMILIES, type Family, familyOf, migratePgliteDatabase } from "./schemas";
@@ -83,7 +76,8 @@ export class PgliteBackend implements Backend {
     );
     // Tests ask for databases in pairs from their first moment: have spares ready by then,
     // made while the test runner starts its workers.
-    if (!dataDir && prepareSpares) this.#warming = this.#warm().catch((error: unknown) => log(`could not prepare spare databases: ${error}`));
+    if (!dataDir && prepareSpares)
+      this.#warming = this.#warm().catch((error: unknown) => log(`could not prepare spare databases: ${error}`));
   }
 
   async #warm(): Promise<void> {

@@ -49,12 +49,16 @@ export async function readBaseline(db: PGlite): Promise<Baseline> {
   const tables = (await db.query<{ name: string }>(TABLES)).rows.map((r) => r.name);
   const rows: Baseline["rows"] = [];
   for (const table of tables) {
-    const [{ json }] = (await db.query<{ json: string | null }>(`select json_agg(t)::text as json from ${table} t`)).rows as [{ json: string | null }];
+    const [{ json }] = (await db.query<{ json: string | null }>(`select json_agg(t)::text as json from ${table} t`)).rows as [
+      { json: string | null },
+    ];
     if (json) rows.push({ table, json });
   }
   const sequences: Baseline["sequences"] = [];
   for (const { name } of (await db.query<{ name: string }>(SEQUENCES)).rows) {
-    const [state] = (await db.query<{ value: string; called: boolean }>(`select last_value::text as value, is_called as called from ${name}`)).rows;
+    const [state] = (
+      await db.query<{ value: string; called: boolean }>(`select last_value::text as value, is_called as called from ${name}`)
+    ).rows;
     sequences.push({ sequence: name, value: state!.value, called: state!.called });
   }
   return { fingerprint, tables, rows, sequences };

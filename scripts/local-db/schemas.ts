@@ -53,7 +53,11 @@ export async function migrationsDigest(family: Family): Promise<string> {
   const files = (await readdir(folder, { recursive: true })).sort();
   for (const file of files) {
     if (!file.endsWith(".sql") && !file.endsWith(".json")) continue;
-    hash.update(file).update("\0").update(await readFile(`${folder}/${file}`)).update("\0");
+    hash
+      .update(file)
+      .update("\0")
+      .update(await readFile(`${folder}/${file}`))
+      .update("\0");
   }
   return hash.digest("hex").slice(0, 16);
 }

@@ -234,4 +234,3 @@ export const syncRuns = pgTable(
   },
   (t) => [index("sync_runs_started_idx").on(t.startedAt.desc())],
 );
-

@@ -24,11 +24,9 @@ export const sourceBrokers = pgTable(
   (t) => [index("brokers_cursor_idx").on(t.updatedAt, t.id)],
 );
 
-export const sourceStaff = pgTable(
-  "staff",
-  { ...tracked, name: text("name").notNull(), email: text("email").notNull() },
-  (t) => [index("staff_cursor_idx").on(t.updatedAt, t.id)],
-);
+export const sourceStaff = pgTable("staff", { ...tracked, name: text("name").notNull(), email: text("email").notNull() }, (t) => [
+  index("staff_cursor_idx").on(t.updatedAt, t.id),
+]);
 
 export const sourceCustomers = pgTable(
   "customers",
@@ -38,7 +36,9 @@ export const sourceCustomers = pgTable(
     name: text("name").notNull(),
     email: text("email").notNull(),
     phone: text("phone").notNull(),
-    staffId: uuid("staff_id").notNull().references(() => sourceStaff.id),
+    staffId: uuid("staff_id")
+      .notNull()
+      .references(() => sourceStaff.id),
   },
   (t) => [index("customers_cursor_idx").on(t.updatedAt, t.id), uniqueIndex("customers_slug_key").on(t.slug)],
 );
@@ -47,8 +47,12 @@ export const sourceAccounts = pgTable(
   "accounts",
   {
     ...tracked,
-    customerId: uuid("customer_id").notNull().references(() => sourceCustomers.id),
-    brokerId: uuid("broker_id").notNull().references(() => sourceBrokers.id),
+    customerId: uuid("customer_id")
+      .notNull()
+      .references(() => sourceCustomers.id),
+    brokerId: uuid("broker_id")
+      .notNull()
+      .references(() => sourceBrokers.id),
     accountNo: text("account_no").notNull(),
   },
   (t) => [index("accounts_cursor_idx").on(t.updatedAt, t.id)],
@@ -58,7 +62,9 @@ export const sourceHoldings = pgTable(
   "holdings",
   {
     ...tracked,
-    accountId: uuid("account_id").notNull().references(() => sourceAccounts.id),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => sourceAccounts.id),
     stockCode: text("stock_code").notNull(),
     isinCode: text("isin_code").notNull(),
     quantity: integer("quantity").notNull(),
@@ -72,7 +78,9 @@ export const sourceTransactions = pgTable(
   "transactions",
   {
     ...tracked,
-    accountId: uuid("account_id").notNull().references(() => sourceAccounts.id),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => sourceAccounts.id),
     tradeDate: date("trade_date", { mode: "string" }).notNull(),
     stockCode: text("stock_code").notNull(),
     isinCode: text("isin_code").notNull(),

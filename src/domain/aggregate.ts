@@ -231,7 +231,15 @@ export function addTransactions(agg: Aggregate, trades: readonly ParsedTrade[]):
 const candidate: TopDeal = { num: 0n, den: 1n, small: NaN, shareDays: 0, matched: 0, sell_date: "", stock_code: "", sell_id: "" };
 
 /** One deal, its pnl as DealSink gives it (fifo.ts): the exact double `pnl`, or num/den when pnl is NaN. */
-function addDeal(agg: Aggregate, sell: ParsedTrade, matched: number, pnl: number, num: bigint, den: bigint, shareDays: number): void {
+function addDeal(
+  agg: Aggregate,
+  sell: ParsedTrade,
+  matched: number,
+  pnl: number,
+  num: bigint,
+  den: bigint,
+  shareDays: number,
+): void {
   agg.deals++;
   // A holding's sells come in date order: look the month's sum up once per run of a month.
   let monthSum = agg.lastMonthSum;

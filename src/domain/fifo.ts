@@ -35,7 +35,14 @@ export interface ParsedTrade {
  * shares x sell quantity). Holding days = shareDays / matched. A callback with plain values
  * rather than a deal object, so the common path allocates nothing per deal, not even a bigint.
  */
-export type DealSink = (sell: ParsedTrade, matched: number, pnl: number, pnlNum: bigint, pnlDen: bigint, shareDays: number) => void;
+export type DealSink = (
+  sell: ParsedTrade,
+  matched: number,
+  pnl: number,
+  pnlNum: bigint,
+  pnlDen: bigint,
+  shareDays: number,
+) => void;
 
 export function parseTrade(t: TradeInput): ParsedTrade {
   const value = smallUnits(t.total_value);

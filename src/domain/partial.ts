@@ -3,7 +3,16 @@
  * as JSON, recomputes only the holdings whose trades changed, and merges a customer's partials
  * into its metrics. A partial's size does not grow with its trades, except the monthly maps.
  */
-import { type Aggregate, type FixedSum, type TopDeal, addHolding, addTransactions, emptyAggregate, mergeInto, scaledTotal } from "./aggregate";
+import {
+  type Aggregate,
+  type FixedSum,
+  type TopDeal,
+  addHolding,
+  addTransactions,
+  emptyAggregate,
+  mergeInto,
+  scaledTotal,
+} from "./aggregate";
 import { parseTrade } from "./fifo";
 import { finish } from "./finish";
 import type { CustomerMetrics, TradeInput } from "./types";

@@ -95,7 +95,12 @@ export function BarChart(props: ChartProps) {
     <Frame {...props}>
       <g class="bars" aria-hidden="true">
         {props.points.map((p, i) => (
-          <rect x={(x(i) - width / 2).toFixed(1)} y={y(Math.max(p.value, 0)).toFixed(1)} width={width.toFixed(1)} height={Math.abs(y(0) - y(p.value)).toFixed(1)} />
+          <rect
+            x={(x(i) - width / 2).toFixed(1)}
+            y={y(Math.max(p.value, 0)).toFixed(1)}
+            width={width.toFixed(1)}
+            height={Math.abs(y(0) - y(p.value)).toFixed(1)}
+          />
         ))}
       </g>
     </Frame>

@@ -33,8 +33,18 @@ export function formatFor(lang: Lang): Format {
 
 function build(lang: Lang): Format {
   const locale = MESSAGES[lang].locale;
-  const money = new Intl.NumberFormat(locale, { style: "currency", currency: "VND", minimumFractionDigits: 0, maximumFractionDigits: 2 });
-  const compact = new Intl.NumberFormat(locale, { style: "currency", currency: "VND", notation: "compact", maximumFractionDigits: 1 });
+  const money = new Intl.NumberFormat(locale, {
+    style: "currency",
+    currency: "VND",
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 2,
+  });
+  const compact = new Intl.NumberFormat(locale, {
+    style: "currency",
+    currency: "VND",
+    notation: "compact",
+    maximumFractionDigits: 1,
+  });
   const count = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
   const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 });
   const ratio = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
@@ -51,10 +61,7 @@ function build(lang: Lang): Format {
     percent: (v) => percent.format(v),
     ratio: (v) => ratio.format(v),
     days: (v) => days.format(v),
-    date:
-      lang === "vi"
-        ? (iso) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`
-        : (iso) => date.format(utc(iso)),
+    date: lang === "vi" ? (iso) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : (iso) => date.format(utc(iso)),
     month: lang === "vi" ? (m) => `${m.slice(5, 7)}/${m.slice(0, 4)}` : (m) => month.format(utc(`${m}-01`)),
   };
 }

@@ -121,7 +121,13 @@ export function Summary(props: { v: View; aggregate: Aggregate }) {
         </div>
         <div data-figure="profit_factor">
           <dt>{v.t.profitFactor}</dt>
-          <dd>{s.profit_factor === null ? <data value="">{v.t.noLosses}</data> : <data value={String(s.profit_factor)}>{v.f.ratio(s.profit_factor)}</data>}</dd>
+          <dd>
+            {s.profit_factor === null ? (
+              <data value="">{v.t.noLosses}</data>
+            ) : (
+              <data value={String(s.profit_factor)}>{v.f.ratio(s.profit_factor)}</data>
+            )}
+          </dd>
         </div>
         <div data-figure="avg_win_pnl">
           <dt>{v.t.avgWin}</dt>
@@ -181,7 +187,13 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
         <LineChart
           id="pnl-chart"
           title={v.t.pnlChart}
-          description={v.t.pnlChartDesc(first, last, v.f.money(running[running.length - 1]!), v.f.money(Math.min(...running)), v.f.money(Math.max(...running)))}
+          description={v.t.pnlChartDesc(
+            first,
+            last,
+            v.f.money(running[running.length - 1]!),
+            v.f.money(Math.min(...running)),
+            v.f.money(Math.max(...running)),
+          )}
           points={months.map((m, i) => ({ label: v.f.month(m), value: running[i]! }))}
           axis={v.f.compactMoney}
         />
@@ -192,8 +204,12 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
               <thead>
                 <tr>
                   <th scope="col">{v.t.month}</th>
-                  <th scope="col" class="num">{v.t.monthPnl}</th>
-                  <th scope="col" class="num">{v.t.cumulativePnl}</th>
+                  <th scope="col" class="num">
+                    {v.t.monthPnl}
+                  </th>
+                  <th scope="col" class="num">
+                    {v.t.cumulativePnl}
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -218,7 +234,13 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
         <BarChart
           id="trades-chart"
           title={v.t.tradesChart}
-          description={v.t.tradesChartDesc(first, last, v.f.count(monthCounts.reduce((a, b) => a + b, 0)), v.f.month(months[busiest]!), v.f.count(monthCounts[busiest]!))}
+          description={v.t.tradesChartDesc(
+            first,
+            last,
+            v.f.count(monthCounts.reduce((a, b) => a + b, 0)),
+            v.f.month(months[busiest]!),
+            v.f.count(monthCounts[busiest]!),
+          )}
           points={months.map((m, i) => ({ label: v.f.month(m), value: monthCounts[i]! }))}
           axis={v.f.count}
         />
@@ -229,7 +251,9 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
               <thead>
                 <tr>
                   <th scope="col">{v.t.month}</th>
-                  <th scope="col" class="num">{v.t.tradeCount}</th>
+                  <th scope="col" class="num">
+                    {v.t.tradeCount}
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -279,10 +303,18 @@ export function Holdings(props: { v: View; aggregate: Aggregate }) {
               <tr>
                 <th scope="col">{v.t.stock}</th>
                 <th scope="col">{v.t.account}</th>
-                <th scope="col" class="num">{v.t.quantity}</th>
-                <th scope="col" class="num">{v.t.avgCost}</th>
-                <th scope="col" class="num">{v.t.totalCost}</th>
-                <th scope="col" class="num">{v.t.allocation}</th>
+                <th scope="col" class="num">
+                  {v.t.quantity}
+                </th>
+                <th scope="col" class="num">
+                  {v.t.avgCost}
+                </th>
+                <th scope="col" class="num">
+                  {v.t.totalCost}
+                </th>
+                <th scope="col" class="num">
+                  {v.t.allocation}
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -345,9 +377,15 @@ function DealTable(props: { v: View; id: string; caption: string; empty: string;
           <tr>
             <th scope="col">{v.t.stock}</th>
             <th scope="col">{v.t.sellDate}</th>
-            <th scope="col" class="num">{v.t.realizedPnl}</th>
-            <th scope="col" class="num">{v.t.holdingDays}</th>
-            <th scope="col" class="num">{v.t.quantitySold}</th>
+            <th scope="col" class="num">
+              {v.t.realizedPnl}
+            </th>
+            <th scope="col" class="num">
+              {v.t.holdingDays}
+            </th>
+            <th scope="col" class="num">
+              {v.t.quantitySold}
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -457,11 +495,21 @@ function TradeTable(props: { v: View; trades: Transaction[] }) {
             <th scope="col">{v.t.date}</th>
             <th scope="col">{v.t.stock}</th>
             <th scope="col">{v.t.type}</th>
-            <th scope="col" class="num">{v.t.quantity}</th>
-            <th scope="col" class="num">{v.t.price}</th>
-            <th scope="col" class="num">{v.t.value}</th>
-            <th scope="col" class="num">{v.t.fee}</th>
-            <th scope="col" class="num">{v.t.tax}</th>
+            <th scope="col" class="num">
+              {v.t.quantity}
+            </th>
+            <th scope="col" class="num">
+              {v.t.price}
+            </th>
+            <th scope="col" class="num">
+              {v.t.value}
+            </th>
+            <th scope="col" class="num">
+              {v.t.fee}
+            </th>
+            <th scope="col" class="num">
+              {v.t.tax}
+            </th>
             <th scope="col">{v.t.account}</th>
           </tr>
         </thead>
@@ -544,7 +592,8 @@ export function History(props: { v: View; aggregate: Aggregate; state: HistorySt
           end_date: state.query.end_date,
         }
       : state.values;
-  const perPage = state.kind === "page" ? (state.query.per_page === 10 ? undefined : String(state.query.per_page)) : state.values.per_page;
+  const perPage =
+    state.kind === "page" ? (state.query.per_page === 10 ? undefined : String(state.query.per_page)) : state.values.per_page;
   return (
     <section aria-labelledby="history">
       <h2 id="history">{v.t.history}</h2>
@@ -582,7 +631,8 @@ function Problems(props: { v: View; issues: FilterIssue[] }) {
       <ul>
         {lines.map((issue) => (
           <li data-field={issue.field}>
-            {v.t.fieldNames[issue.field] ?? issue.field}: {issue.order ? v.t.startAfterEnd : (v.t.fieldProblems[issue.field] ?? "")}
+            {v.t.fieldNames[issue.field] ?? issue.field}:{" "}
+            {issue.order ? v.t.startAfterEnd : (v.t.fieldProblems[issue.field] ?? "")}
           </li>
         ))}
       </ul>

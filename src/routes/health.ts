@@ -70,11 +70,14 @@ export const health = new OpenAPIHono<AppEnv>()
     return c.json({ success: true as const, data: { status: "ok" as const } }, 200);
   })
   .openapi(route, async (c) => {
-  const config = c.get("config");
-  const source = config.SOURCE_DATABASE_URL;
-  const sourceSql = source ? createSql(source, { deadlineMs: config.DATABASE_TIMEOUT_MS }) : undefined;
-  const [target, sourceStatus] = await Promise.all([ping(c.get("sql")), ping(sourceSql)]);
-  const ok = target === "ok";
-  const data = { status: ok && sourceStatus !== "unavailable" ? ("ok" as const) : ("degraded" as const), databases: { target, source: sourceStatus } };
-  return ok ? c.json({ success: true, data }, 200) : c.json({ success: false, error: "Service Unavailable", data }, 503);
-});
+    const config = c.get("config");
+    const source = config.SOURCE_DATABASE_URL;
+    const sourceSql = source ? createSql(source, { deadlineMs: config.DATABASE_TIMEOUT_MS }) : undefined;
+    const [target, sourceStatus] = await Promise.all([ping(c.get("sql")), ping(sourceSql)]);
+    const ok = target === "ok";
+    const data = {
+      status: ok && sourceStatus !== "unavailable" ? ("ok" as const) : ("degraded" as const),
+      databases: { target, source: sourceStatus },
+    };
+    return ok ? c.json({ success: true, data }, 200) : c.json({ success: false, error: "Service Unavailable", data }, 503);
+  });

@@ -80,53 +80,64 @@ const pageResource: Resource = (c) => {
   const url = new URL(c.req.url);
   const lang = pageLanguage(url.searchParams, c.req.header("Accept-Language"));
   const filters = parseFilters(filterParams(url.searchParams));
-  return resourceKey(`${url.pathname}/${lang}`, filters.success ? filters.query : Object.fromEntries(filterParams(url.searchParams)));
+  return resourceKey(
+    `${url.pathname}/${lang}`,
+    filters.success ? filters.query : Object.fromEntries(filterParams(url.searchParams)),
+  );
 };
 
 export const page = new Hono<AppEnv>()
-  .get("/c/:slug", cached(forCustomer, pageResource)(async (c: Context<AppEnv, "/c/:slug">) => {
-    const url = new URL(c.req.url);
-    const raw = c.req.param("slug");
-    const lang = pageLanguage(url.searchParams, c.req.header("Accept-Language"));
-    const slug = SlugParams.parse({ slug: raw }).slug;
-    const filters = parseFilters(filterParams(url.searchParams));
-    const db = c.get("db");
+  .get(
+    "/c/:slug",
+    cached(
+      forCustomer,
+      pageResource,
+    )(async (c: Context<AppEnv, "/c/:slug">) => {
+      const url = new URL(c.req.url);
+      const raw = c.req.param("slug");
+      const lang = pageLanguage(url.searchParams, c.req.header("Accept-Language"));
+      const slug = SlugParams.parse({ slug: raw }).slug;
+      const filters = parseFilters(filterParams(url.searchParams));
+      const db = c.get("db");
 
-    // Invalid filters still show the customer, with the message where the history would be;
-    // one round trip either way.
-    let state: HistoryState;
-    let aggregate;
-    if (filters.success) {
-      const found = await findCustomerPage(db, slug, filters.query);
-      aggregate = found?.aggregate;
-      if (found) state = { kind: "page", query: filters.query, page: found.history };
-    } else {
-      aggregate = await findAggregate(db, slug);
-      state = { kind: "invalid", issues: filters.issues, values: filters.values };
-    }
-    if (!aggregate) return c.html(await problemPage(lang, raw, url, 404), 404);
+      // Invalid filters still show the customer, with the message where the history would be;
+      // one round trip either way.
+      let state: HistoryState;
+      let aggregate;
+      if (filters.success) {
+        const found = await findCustomerPage(db, slug, filters.query);
+        aggregate = found?.aggregate;
+        if (found) state = { kind: "page", query: filters.query, page: found.history };
+      } else {
+        aggregate = await findAggregate(db, slug);
+        state = { kind: "invalid", issues: filters.issues, values: filters.values };
+      }
+      if (!aggregate) return c.html(await problemPage(lang, raw, url, 404), 404);
 
-    const v = viewFor(lang, aggregate.customer.slug, formatFor(lang));
-    const body = await render(
-      v.t.title(aggregate.customer.name),
-      lang,
-      <PageHeader v={v} aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
-      <>
-        <Accounts v={v} aggregate={aggregate} />
-        <Summary v={v} aggregate={aggregate} />
-        <Charts v={v} aggregate={aggregate} />
-        <Holdings v={v} aggregate={aggregate} />
-        <TopDeals v={v} aggregate={aggregate} />
-        <History v={v} aggregate={aggregate} state={state!} />
-      </>,
-    );
-    return c.html(body, filters.success ? 200 : 400);
-  }))
+      const v = viewFor(lang, aggregate.customer.slug, formatFor(lang));
+      const body = await render(
+        v.t.title(aggregate.customer.name),
+        lang,
+        <PageHeader v={v} aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
+        <>
+          <Accounts v={v} aggregate={aggregate} />
+          <Summary v={v} aggregate={aggregate} />
+          <Charts v={v} aggregate={aggregate} />
+          <Holdings v={v} aggregate={aggregate} />
+          <TopDeals v={v} aggregate={aggregate} />
+          <History v={v} aggregate={aggregate} state={state!} />
+        </>,
+      );
+      return c.html(body, filters.success ? 200 : 400);
+    }),
+  )
   .onError(async (err, c) => {
     // The API's handler decides the status and logs; the person gets a page instead of JSON.
     const status = onError(err, c).status as ContentfulStatusCode;
     const url = new URL(c.req.url);
     const lang = pageLanguage(url.searchParams, c.req.header("Accept-Language"));
-    return c.html(await problemPage(lang, c.req.param("slug") ?? "", url, status, status >= 500 ? c.get("requestId") : undefined), status);
+    return c.html(
+      await problemPage(lang, c.req.param("slug") ?? "", url, status, status >= 500 ? c.get("requestId") : undefined),
+      status,
+    );
   });
-

@@ -134,7 +134,10 @@ const statusRoute = createRoute({
   description:
     "The last runs and how they ended (a run whose lease expired while running is shown as died), each stream's lag behind the back office's clock, a reconciliation under way, and the rows held for a missing parent or set aside as no ledger can hold them.",
   responses: {
-    200: jsonResponse("The sync's state", z.strictObject({ success: z.literal(true), data: StatusData }).openapi("SyncStatusResponse")),
+    200: jsonResponse(
+      "The sync's state",
+      z.strictObject({ success: z.literal(true), data: StatusData }).openapi("SyncStatusResponse"),
+    ),
     ...errorResponses(...ADMIN_ERRORS, 503),
   },
 });

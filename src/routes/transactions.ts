@@ -4,7 +4,16 @@ import type { AppEnv } from "../context";
 import { type HistoryOwner, findHistory } from "../db/queries";
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
-import { AccountParams, HistoryQuery, SLUG_ERRORS, SlugParams, TransactionPage, cachedResponses, errorResponses, invalidInput } from "../schemas";
+import {
+  AccountParams,
+  HistoryQuery,
+  SLUG_ERRORS,
+  SlugParams,
+  TransactionPage,
+  cachedResponses,
+  errorResponses,
+  invalidInput,
+} from "../schemas";
 
 const FILTERS =
   "Filters combine. `pagination.total` counts every match, not only this page; a page past the end is empty with the true total.";

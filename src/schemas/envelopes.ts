@@ -13,9 +13,9 @@ function success<T extends z.ZodType>(data: T) {
 }
 
 export const CustomerResponse = success(Customer).openapi("CustomerResponse");
-export const PortfolioResponse = success(z.array(Holding).openapi({ description: "Ordered by stock code, then account" })).openapi(
-  "PortfolioResponse",
-);
+export const PortfolioResponse = success(
+  z.array(Holding).openapi({ description: "Ordered by stock code, then account" }),
+).openapi("PortfolioResponse");
 export const TransactionPage = z
   .strictObject({
     success: succeeded,
@@ -57,7 +57,11 @@ const header = (description: string, schema: Record<string, unknown> = { type: "
 });
 
 const REQUEST_ID = {
-  "X-Request-Id": header("This request's id, also in the server's logs; the caller's own when it sent a sane one", { type: "string" }, true),
+  "X-Request-Id": header(
+    "This request's id, also in the server's logs; the caller's own when it sent a sane one",
+    { type: "string" },
+    true,
+  ),
 };
 
 const CACHE_HEADERS = {

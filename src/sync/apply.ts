@@ -183,7 +183,9 @@ export function removeRows(sql: Sql, stream: Stream, gone: string, params: unkno
     ),
     ...pendingWork(stream, ["removed"]),
   ];
-  const goneSlugs = stream.slug ? `array(select ${stream.slug} from removed where ${stream.slug} is not null)` : "array[]::text[]";
+  const goneSlugs = stream.slug
+    ? `array(select ${stream.slug} from removed where ${stream.slug} is not null)`
+    : "array[]::text[]";
   const text = `with ${ctes.join(",\n")}
   select 0 as inserted, 0 as updated, (select count(*) from removed)::int as deleted, 0 as rejected, ${goneSlugs} as gone_slugs`;
   return oneRow(sql.query(text, params), decodeApplied);

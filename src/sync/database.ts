@@ -34,7 +34,10 @@ export function oneRow<T>(query: Query, decode: (row: Row) => T): Statement<T> {
   };
 }
 
-export const manyRows = <T>(query: Query, decode: (row: Row) => T): Statement<T[]> => ({ query, decode: (rows) => rows.map(decode) });
+export const manyRows = <T>(query: Query, decode: (row: Row) => T): Statement<T[]> => ({
+  query,
+  decode: (rows) => rows.map(decode),
+});
 
 type Results<S extends readonly Statement<unknown>[]> = { -readonly [K in keyof S]: S[K] extends Statement<infer T> ? T : never };
 

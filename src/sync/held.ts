@@ -33,7 +33,11 @@ export interface ListedRow {
   reason: string;
 }
 
-const listed = (r: Record<string, unknown>): ListedRow => ({ stream: text(r.stream) as StreamName, id: text(r.id), reason: text(r.reason) });
+const listed = (r: Record<string, unknown>): ListedRow => ({
+  stream: text(r.stream) as StreamName,
+  id: text(r.id),
+  reason: text(r.reason),
+});
 
 export const countHeld = (target: Sql): Statement<number> =>
   oneRow(target.query(`select count(*)::int as held from (${HELD}) h`), (r) => int(r.held));

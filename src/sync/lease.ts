@@ -64,7 +64,10 @@ export function releaseLease(target: Sql, holder: string): Statement<void> {
 /** The lease's holder and expiry, when a live run holds it. */
 export const currentLease = (target: Sql) =>
   manyRows(
-    target.query(`select holder, ${isoMicros("expires_at")} as expires_at from ${TABLE} where name = $1 and expires_at >= now()`, [LEASE]),
+    target.query(
+      `select holder, ${isoMicros("expires_at")} as expires_at from ${TABLE} where name = $1 and expires_at >= now()`,
+      [LEASE],
+    ),
     (r) => ({ holder: text(r.holder), expiresAt: text(r.expires_at) }),
   );
 

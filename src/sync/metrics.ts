@@ -17,7 +17,15 @@
 import { getTableName } from "drizzle-orm";
 import { customerMetrics, holdingMetrics, holdingsPending, metricsPending } from "../db/schema";
 import { live, servedAccount } from "../db/served";
-import { type CustomerMetrics, computeMetrics, type HoldingPartial, holdingPartial, mergePartials, PARTIAL_FORMAT, type TradeInput } from "../domain";
+import {
+  type CustomerMetrics,
+  computeMetrics,
+  type HoldingPartial,
+  holdingPartial,
+  mergePartials,
+  PARTIAL_FORMAT,
+  type TradeInput,
+} from "../domain";
 import type { Budget } from "./budget";
 import { effect, manyRows, text, textOrNull, type SyncDatabase } from "./database";
 import { renewLease } from "./lease";
@@ -46,9 +54,19 @@ const TRADE_TUPLE = `json_build_array(t.id, t.account_id, t.trade_date, t.stock_
 type TradeTuple = [string, string, string, string, "buy" | "sell", number, string, string, string];
 
 function parseTrades(json: string): TradeInput[] {
-  return (JSON.parse(json) as TradeTuple[]).map(([id, account_id, trade_date, stock_code, type, quantity, total_value, fee, personal_tax]) => ({
-    id, account_id, trade_date, stock_code, type, quantity, total_value, fee, personal_tax,
-  }));
+  return (JSON.parse(json) as TradeTuple[]).map(
+    ([id, account_id, trade_date, stock_code, type, quantity, total_value, fee, personal_tax]) => ({
+      id,
+      account_id,
+      trade_date,
+      stock_code,
+      type,
+      quantity,
+      total_value,
+      fee,
+      personal_tax,
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -85,13 +103,19 @@ function loadHoldings(target: SyncDatabase, maxTrades: number) {
          order by p.account_id, p.stock_code`,
         [MAX_BATCH, maxTrades],
       ),
-      (r): PendingHolding => ({ accountId: text(r.account_id), stockCode: text(r.stock_code), trades: parseTrades(text(r.trades)) }),
+      (r): PendingHolding => ({
+        accountId: text(r.account_id),
+        stockCode: text(r.stock_code),
+        trades: parseTrades(text(r.trades)),
+      }),
     ),
   ]);
 }
 
 async function storeHoldings(target: SyncDatabase, holder: string, batch: PendingHolding[]): Promise<void> {
-  const computed = batch.filter((h) => h.trades.length > 0).map((h) => ({ account_id: h.accountId, stock_code: h.stockCode, partial: holdingPartial(h.trades) }));
+  const computed = batch
+    .filter((h) => h.trades.length > 0)
+    .map((h) => ({ account_id: h.accountId, stock_code: h.stockCode, partial: holdingPartial(h.trades) }));
   const keys = JSON.stringify(batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
   await target.run([
     renewLease(target.sql, holder),

@@ -41,7 +41,8 @@ interface Range {
 
 const lowest = (prefix: string) => toUuid(prefix.padEnd(32, "0"));
 const highest = (prefix: string) => toUuid(prefix.padEnd(32, "f"));
-const toUuid = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+const toUuid = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
 /** One row's contract columns as text, identical in both databases for identical rows. */
 function rowText(stream: Stream, updatedAt: string): string {

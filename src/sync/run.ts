@@ -98,7 +98,9 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     return { report: done, stale: { slugs: [...run.tally.staleSlugs], brokers: run.tally.brokersChanged } };
   } catch (err) {
     await finish(run, report(false), "failed", describe(err)).catch((historyErr) =>
-      console.error(JSON.stringify({ level: "error", event: "sync_history_failed", run_id: run.id, error: describe(historyErr) })),
+      console.error(
+        JSON.stringify({ level: "error", event: "sync_history_failed", run_id: run.id, error: describe(historyErr) }),
+      ),
     );
     if (isLeaseLost(err)) throw new LeaseHeldError(null, 1);
     throw err;

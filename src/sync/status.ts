@@ -76,7 +76,12 @@ export async function readStatus(config: SyncConfig): Promise<SyncStatus> {
   const budget = new Budget();
   const target = targetDatabase(config.DATABASE_URL, budget);
   const source = config.SOURCE_DATABASE_URL ? sourceDatabase(config.SOURCE_DATABASE_URL, budget) : null;
-  const clock = source ? source.run([sourceClock(source.sql)]).then(([now]) => now, () => null) : Promise.resolve(null);
+  const clock = source
+    ? source.run([sourceClock(source.sql)]).then(
+        ([now]) => now,
+        () => null,
+      )
+    : Promise.resolve(null);
   const { sql } = target;
   const [[lease, cursors, runs, progress, heldCount, held, rejectedCount, rejected], now] = await Promise.all([
     target.run([

@@ -69,7 +69,10 @@ function fromSource(name: StreamName): Pick<Stream, "name" | "columns" | "parent
 
 const notNegative = (column: string): Rule => ({ fails: `${column} < 0`, reason: `${column} is negative` });
 /** The API filters and shows stock codes uppercase (src/schemas/queries.ts): anything else could not be found. */
-const stockCode: Rule = { fails: `stock_code !~ '^[A-Z0-9]{1,10}$'`, reason: "stock_code is not 1 to 10 uppercase letters or digits" };
+const stockCode: Rule = {
+  fails: `stock_code !~ '^[A-Z0-9]{1,10}$'`,
+  reason: "stock_code is not 1 to 10 uppercase letters or digits",
+};
 
 const customerOfAccount = (account: string) => `select customer_id from accounts where id = ${account}`;
 

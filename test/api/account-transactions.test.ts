@@ -9,7 +9,10 @@ import { apiClient, badRequest, checked, historyPage, NOT_FOUND } from "../suppo
 import { MALFORMED_SLUGS, withInvestor } from "./fixture";
 
 async function accountHistory(env: Env, slug: string, accountId: string, query: Record<string, string> = {}) {
-  return checked(await apiClient(env).api.transactions[":slug"][":accountId"].$get({ param: { slug, accountId }, query }), TransactionPage);
+  return checked(
+    await apiClient(env).api.transactions[":slug"][":accountId"].$get({ param: { slug, accountId }, query }),
+    TransactionPage,
+  );
 }
 
 const page = historyPage;
@@ -18,7 +21,10 @@ describe("GET /api/transactions/:slug/:accountId", () => {
   it("returns only that account's trades, newest first", async () => {
     const { env, customer, accounts, expected } = await withInvestor();
     const { t2, t4, t5 } = expected.trades;
-    expect(await accountHistory(env, customer.slug, accounts.vndMain.id)).toEqual({ status: 200, body: page([t5, t4, t2], { total: 3 }) });
+    expect(await accountHistory(env, customer.slug, accounts.vndMain.id)).toEqual({
+      status: 200,
+      body: page([t5, t4, t2], { total: 3 }),
+    });
     const ssi = await accountHistory(env, customer.slug, accounts.ssiMain.id);
     expect(ssi.body).toEqual(page([expected.trades.t3, expected.trades.t1], { total: 2 }));
   });
@@ -42,7 +48,9 @@ describe("GET /api/transactions/:slug/:accountId", () => {
     ] as const;
     for (const [name, query, names] of cases) {
       const data = names.map((trade) => expected.trades[trade]);
-      expect((await accountHistory(env, customer.slug, accounts.vndMain.id, query)).body, name).toEqual(page(data, { total: data.length }));
+      expect((await accountHistory(env, customer.slug, accounts.vndMain.id, query)).body, name).toEqual(
+        page(data, { total: data.length }),
+      );
     }
   });
 
@@ -55,8 +63,12 @@ describe("GET /api/transactions/:slug/:accountId", () => {
     expect((await accountHistory(env, customer.slug, id, { per_page: "2", page: "2" })).body).toEqual(
       page([expected.trades.t2], { page: 2, per_page: 2, total: 3 }),
     );
-    expect((await accountHistory(env, customer.slug, id, { per_page: "2", page: "3" })).body).toEqual(page([], { page: 3, per_page: 2, total: 3 }));
-    expect((await accountHistory(env, customer.slug, id, { per_page: "100" })).body).toMatchObject({ pagination: { per_page: 100, total: 3 } });
+    expect((await accountHistory(env, customer.slug, id, { per_page: "2", page: "3" })).body).toEqual(
+      page([], { page: 3, per_page: 2, total: 3 }),
+    );
+    expect((await accountHistory(env, customer.slug, id, { per_page: "100" })).body).toMatchObject({
+      pagination: { per_page: 100, total: 3 },
+    });
   });
 
   it("answers 404 for another customer's account", async () => {
@@ -76,7 +88,13 @@ describe("GET /api/transactions/:slug/:accountId", () => {
 
   it("answers 404 for a string that cannot be an account id", async () => {
     const { env, customer } = await withInvestor();
-    const malformed = ["not-a-uuid", "123", "6f1c2a4e-8d3b-4c7a-9e21-5b0d7f3a9c1", "6f1c2a4e8d3b4c7a9e215b0d7f3a9c10", "zf1c2a4e-8d3b-4c7a-9e21-5b0d7f3a9c10"];
+    const malformed = [
+      "not-a-uuid",
+      "123",
+      "6f1c2a4e-8d3b-4c7a-9e21-5b0d7f3a9c1",
+      "6f1c2a4e8d3b4c7a9e215b0d7f3a9c10",
+      "zf1c2a4e-8d3b-4c7a-9e21-5b0d7f3a9c10",
+    ];
     for (const accountId of malformed) {
       expect(await accountHistory(env, customer.slug, accountId), accountId).toEqual({ status: 404, body: NOT_FOUND });
     }
@@ -84,7 +102,10 @@ describe("GET /api/transactions/:slug/:accountId", () => {
 
   it("answers 404 for an unknown slug", async () => {
     const { env, accounts } = await withInvestor();
-    expect(await accountHistory(env, "unknownslugaaaaaaaaaaaaaaaa", accounts.vndMain.id)).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await accountHistory(env, "unknownslugaaaaaaaaaaaaaaaa", accounts.vndMain.id)).toEqual({
+      status: 404,
+      body: NOT_FOUND,
+    });
   });
 
   it("answers 404 for a string that cannot be a slug", async () => {
@@ -114,7 +135,11 @@ describe("GET /api/transactions/:slug/:accountId", () => {
 
   it("costs exactly one database round trip, found or not", async () => {
     const { dbs, customer, accounts, otherAccount } = await withInvestor();
-    expect(await dbs.targetTrips(() => accountHistory(dbs.env, customer.slug, accounts.vndMain.id, { type: "buy", page: "2", per_page: "1" }))).toBe(1);
+    expect(
+      await dbs.targetTrips(() =>
+        accountHistory(dbs.env, customer.slug, accounts.vndMain.id, { type: "buy", page: "2", per_page: "1" }),
+      ),
+    ).toBe(1);
     expect(await dbs.targetTrips(() => accountHistory(dbs.env, customer.slug, otherAccount.id))).toBe(1);
   });
 

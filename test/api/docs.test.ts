@@ -31,7 +31,16 @@ describe("GET /api/openapi.json", () => {
     const operation = body.paths["/api/transactions/{slug}"].get;
     const parameters = operation.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
     expect(parameters.sort()).toEqual(
-      ["path:slug", "query:page", "query:per_page", "query:broker", "query:stock_code", "query:type", "query:start_date", "query:end_date"].sort(),
+      [
+        "path:slug",
+        "query:page",
+        "query:per_page",
+        "query:broker",
+        "query:stock_code",
+        "query:type",
+        "query:start_date",
+        "query:end_date",
+      ].sort(),
     );
     expect(Object.keys(operation.responses).sort()).toEqual(["200", "304", "400", "404", "429", "500", "503"]);
     expect(operation.parameters.find((p: { name: string }) => p.name === "per_page").schema).toMatchObject({

@@ -26,7 +26,10 @@ describe("errors", () => {
   it("says what is wrong with the sync's mode in the project's own words, like every other parameter", async () => {
     const dbs = await apiDatabases();
     for (const query of ["mode=bogus", "mode=", "mode=FULL", "mode=delta&mode=full"]) {
-      const { status, body } = await getJson(dbs.env, `/api/sync?${query}`, { method: "POST", headers: { "X-Admin-Key": dbs.env.ADMIN_API_KEY! } });
+      const { status, body } = await getJson(dbs.env, `/api/sync?${query}`, {
+        method: "POST",
+        headers: { "X-Admin-Key": dbs.env.ADMIN_API_KEY! },
+      });
       expect({ status, body }, query).toEqual({
         status: 400,
         body: { success: false, error: "Bad Request", details: [{ path: "mode", message: "must be delta or full" }] },
@@ -37,7 +40,12 @@ describe("errors", () => {
   it("answers 503 with a request id, and nothing internal, when the database fails", async () => {
     const { dbs, customer } = await withInvestor();
     await dbs.fault("target", "error500");
-    for (const path of [`/api/customers/${customer.slug}`, `/api/transactions/${customer.slug}?type=buy`, `/api/aggregate/${customer.slug}`, "/api/brokers"]) {
+    for (const path of [
+      `/api/customers/${customer.slug}`,
+      `/api/transactions/${customer.slug}?type=buy`,
+      `/api/aggregate/${customer.slug}`,
+      "/api/brokers",
+    ]) {
       const { status, body, headers } = await getJson(dbs.env, path);
       expect(status, path).toBe(503);
       expect(body).toEqual({ success: false, error: "Service Unavailable", request_id: headers.get("X-Request-Id") });

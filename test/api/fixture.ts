@@ -15,28 +15,114 @@ export function investorFixture() {
   const vnd = book.broker({ code: "VND", name: "VNDIRECT Securities Corporation" });
   const hsc = book.broker({ code: "HSC", name: "Ho Chi Minh City Securities Corporation" });
   const staff = book.staffMember({ name: "Nguyễn Thị Lan", email: "lan@advisory.test" });
-  const customer = book.customer({ staff_id: staff.id, name: "Trần Văn Minh", email: "minh@example.test", phone: "+84901234567" });
+  const customer = book.customer({
+    staff_id: staff.id,
+    name: "Trần Văn Minh",
+    email: "minh@example.test",
+    phone: "+84901234567",
+  });
   // Created out of order so that only the query's ordering (broker code, then number) sorts them.
   const vndMain = book.account({ customer_id: customer.id, broker_id: vnd.id, account_no: "0001" });
   const ssiMain = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0002" });
   const ssiMargin = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0001" });
 
-  const vnm = book.holding({ account_id: vndMain.id, stock_code: "VNM", isin_code: "VN000000VNM8", quantity: 50, avg_cost: "70000.5000", total_cost: "3500025.0000" });
-  const fptAtVnd = book.holding({ account_id: vndMain.id, stock_code: "FPT", isin_code: "VN000000FPT1", quantity: 100, avg_cost: "100150.0000", total_cost: "10015000.0000" });
-  const fptAtSsi = book.holding({ account_id: ssiMain.id, stock_code: "FPT", isin_code: "VN000000FPT1", quantity: 200, avg_cost: "98765.4321", total_cost: "19753086.4200" });
+  const vnm = book.holding({
+    account_id: vndMain.id,
+    stock_code: "VNM",
+    isin_code: "VN000000VNM8",
+    quantity: 50,
+    avg_cost: "70000.5000",
+    total_cost: "3500025.0000",
+  });
+  const fptAtVnd = book.holding({
+    account_id: vndMain.id,
+    stock_code: "FPT",
+    isin_code: "VN000000FPT1",
+    quantity: 100,
+    avg_cost: "100150.0000",
+    total_cost: "10015000.0000",
+  });
+  const fptAtSsi = book.holding({
+    account_id: ssiMain.id,
+    stock_code: "FPT",
+    isin_code: "VN000000FPT1",
+    quantity: 200,
+    avg_cost: "98765.4321",
+    total_cost: "19753086.4200",
+  });
 
   const ids = Array.from({ length: 6 }, () => crypto.randomUUID()).sort();
-  const t1 = book.trade({ id: ids[0], account_id: ssiMain.id, trade_date: "2024-01-05", type: "buy", quantity: 100, price: "100000", fee: "150" });
-  const t2 = book.trade({ id: ids[1], account_id: vndMain.id, trade_date: "2024-01-05", stock_code: "HPG", isin_code: "VN000000HPG4", type: "buy", quantity: 200, price: "25000", fee: "75" });
-  const t3 = book.trade({ id: ids[2], account_id: ssiMain.id, trade_date: "2024-02-10", type: "sell", quantity: 100, price: "110000", fee: "165" });
-  const t4 = book.trade({ id: ids[3], account_id: vndMain.id, trade_date: "2024-02-20", stock_code: "VNM", isin_code: "VN000000VNM8", type: "buy", quantity: 50, price: "70000", fee: "52.5" });
-  const t5 = book.trade({ id: ids[4], account_id: vndMain.id, trade_date: "2024-03-01", stock_code: "HPG", isin_code: "VN000000HPG4", type: "sell", quantity: 200, price: "24000", fee: "72" });
-  const t6 = book.trade({ id: ids[5], account_id: ssiMargin.id, trade_date: "2024-03-01", type: "buy", quantity: 10, price: "105000", fee: "15.75" });
+  const t1 = book.trade({
+    id: ids[0],
+    account_id: ssiMain.id,
+    trade_date: "2024-01-05",
+    type: "buy",
+    quantity: 100,
+    price: "100000",
+    fee: "150",
+  });
+  const t2 = book.trade({
+    id: ids[1],
+    account_id: vndMain.id,
+    trade_date: "2024-01-05",
+    stock_code: "HPG",
+    isin_code: "VN000000HPG4",
+    type: "buy",
+    quantity: 200,
+    price: "25000",
+    fee: "75",
+  });
+  const t3 = book.trade({
+    id: ids[2],
+    account_id: ssiMain.id,
+    trade_date: "2024-02-10",
+    type: "sell",
+    quantity: 100,
+    price: "110000",
+    fee: "165",
+  });
+  const t4 = book.trade({
+    id: ids[3],
+    account_id: vndMain.id,
+    trade_date: "2024-02-20",
+    stock_code: "VNM",
+    isin_code: "VN000000VNM8",
+    type: "buy",
+    quantity: 50,
+    price: "70000",
+    fee: "52.5",
+  });
+  const t5 = book.trade({
+    id: ids[4],
+    account_id: vndMain.id,
+    trade_date: "2024-03-01",
+    stock_code: "HPG",
+    isin_code: "VN000000HPG4",
+    type: "sell",
+    quantity: 200,
+    price: "24000",
+    fee: "72",
+  });
+  const t6 = book.trade({
+    id: ids[5],
+    account_id: ssiMargin.id,
+    trade_date: "2024-03-01",
+    type: "buy",
+    quantity: 10,
+    price: "105000",
+    fee: "15.75",
+  });
 
   const other = book.customer({ staff_id: staff.id, name: "Lê Thị Hoa", email: "hoa@example.test", phone: "+84907654321" });
   const otherAccount = book.account({ customer_id: other.id, broker_id: ssi.id, account_no: "0009" });
   book.holding({ account_id: otherAccount.id, quantity: 5 });
-  const otherTrade = book.trade({ account_id: otherAccount.id, trade_date: "2024-02-15", type: "buy", quantity: 5, price: "101000" });
+  const otherTrade = book.trade({
+    account_id: otherAccount.id,
+    trade_date: "2024-02-15",
+    type: "buy",
+    quantity: 5,
+    price: "101000",
+  });
 
   const brokerJson = (b: typeof ssi) => ({ id: b.id, name: b.name, code: b.code });
   const accountRef = (a: typeof ssiMain, b: typeof ssi) => ({ id: a.id, account_no: a.account_no, broker: brokerJson(b) });
@@ -45,12 +131,79 @@ export function investorFixture() {
 
   /** The API's view of each trade, newest first. */
   const trades = {
-    t6: { id: t6.id, trade_date: "2024-03-01", ...fpt, type: "buy", quantity: 10, price: 105000, total_value: 1050000, fee: 15.75, personal_tax: 0, account: accountRef(ssiMargin, ssi) },
-    t5: { id: t5.id, trade_date: "2024-03-01", ...hpg, type: "sell", quantity: 200, price: 24000, total_value: 4800000, fee: 72, personal_tax: 4800, account: accountRef(vndMain, vnd) },
-    t4: { id: t4.id, trade_date: "2024-02-20", stock_code: "VNM", isin_code: "VN000000VNM8", type: "buy", quantity: 50, price: 70000, total_value: 3500000, fee: 52.5, personal_tax: 0, account: accountRef(vndMain, vnd) },
-    t3: { id: t3.id, trade_date: "2024-02-10", ...fpt, type: "sell", quantity: 100, price: 110000, total_value: 11000000, fee: 165, personal_tax: 11000, account: accountRef(ssiMain, ssi) },
-    t2: { id: t2.id, trade_date: "2024-01-05", ...hpg, type: "buy", quantity: 200, price: 25000, total_value: 5000000, fee: 75, personal_tax: 0, account: accountRef(vndMain, vnd) },
-    t1: { id: t1.id, trade_date: "2024-01-05", ...fpt, type: "buy", quantity: 100, price: 100000, total_value: 10000000, fee: 150, personal_tax: 0, account: accountRef(ssiMain, ssi) },
+    t6: {
+      id: t6.id,
+      trade_date: "2024-03-01",
+      ...fpt,
+      type: "buy",
+      quantity: 10,
+      price: 105000,
+      total_value: 1050000,
+      fee: 15.75,
+      personal_tax: 0,
+      account: accountRef(ssiMargin, ssi),
+    },
+    t5: {
+      id: t5.id,
+      trade_date: "2024-03-01",
+      ...hpg,
+      type: "sell",
+      quantity: 200,
+      price: 24000,
+      total_value: 4800000,
+      fee: 72,
+      personal_tax: 4800,
+      account: accountRef(vndMain, vnd),
+    },
+    t4: {
+      id: t4.id,
+      trade_date: "2024-02-20",
+      stock_code: "VNM",
+      isin_code: "VN000000VNM8",
+      type: "buy",
+      quantity: 50,
+      price: 70000,
+      total_value: 3500000,
+      fee: 52.5,
+      personal_tax: 0,
+      account: accountRef(vndMain, vnd),
+    },
+    t3: {
+      id: t3.id,
+      trade_date: "2024-02-10",
+      ...fpt,
+      type: "sell",
+      quantity: 100,
+      price: 110000,
+      total_value: 11000000,
+      fee: 165,
+      personal_tax: 11000,
+      account: accountRef(ssiMain, ssi),
+    },
+    t2: {
+      id: t2.id,
+      trade_date: "2024-01-05",
+      ...hpg,
+      type: "buy",
+      quantity: 200,
+      price: 25000,
+      total_value: 5000000,
+      fee: 75,
+      personal_tax: 0,
+      account: accountRef(vndMain, vnd),
+    },
+    t1: {
+      id: t1.id,
+      trade_date: "2024-01-05",
+      ...fpt,
+      type: "buy",
+      quantity: 100,
+      price: 100000,
+      total_value: 10000000,
+      fee: 150,
+      personal_tax: 0,
+      account: accountRef(ssiMain, ssi),
+    },
   };
 
   const expected = {
@@ -69,9 +222,24 @@ export function investorFixture() {
       ],
     },
     portfolio: [
-      { id: fptAtSsi.id, ...fpt, quantity: 200, avg_cost: 98765.4321, total_cost: 19753086.42, account: accountRef(ssiMain, ssi) },
+      {
+        id: fptAtSsi.id,
+        ...fpt,
+        quantity: 200,
+        avg_cost: 98765.4321,
+        total_cost: 19753086.42,
+        account: accountRef(ssiMain, ssi),
+      },
       { id: fptAtVnd.id, ...fpt, quantity: 100, avg_cost: 100150, total_cost: 10015000, account: accountRef(vndMain, vnd) },
-      { id: vnm.id, stock_code: "VNM", isin_code: "VN000000VNM8", quantity: 50, avg_cost: 70000.5, total_cost: 3500025, account: accountRef(vndMain, vnd) },
+      {
+        id: vnm.id,
+        stock_code: "VNM",
+        isin_code: "VN000000VNM8",
+        quantity: 50,
+        avg_cost: 70000.5,
+        total_cost: 3500025,
+        account: accountRef(vndMain, vnd),
+      },
     ],
     trades,
     /** Worked by hand: FPT bought at 100,001.50 a share sold 36 days later; HPG at a loss after 56. */

@@ -37,7 +37,11 @@ describe("GET /api/transactions/:slug", () => {
       ["start_date equal to end_date", { start_date: "2024-03-01", end_date: "2024-03-01" }, ["t6", "t5"]],
       ["a date range without trades", { start_date: "2024-02-11", end_date: "2024-02-19" }, []],
       ["broker, stock_code and type", { broker: "ssi", stock_code: "fpt", type: "buy" }, ["t6", "t1"]],
-      ["broker, type and a date range", { broker: "VND", type: "sell", start_date: "2024-03-01", end_date: "2024-03-31" }, ["t5"]],
+      [
+        "broker, type and a date range",
+        { broker: "VND", type: "sell", start_date: "2024-03-01", end_date: "2024-03-31" },
+        ["t5"],
+      ],
       ["stock_code and a date range", { stock_code: "FPT", start_date: "2024-01-06", end_date: "2024-02-29" }, ["t3"]],
       ["all five", { broker: "SSI", stock_code: "FPT", type: "sell", start_date: "2024-01-01", end_date: "2024-12-31" }, ["t3"]],
     ];
@@ -52,7 +56,11 @@ describe("GET /api/transactions/:slug", () => {
 
     it("never shows another customer's trades, even at the same broker", async () => {
       const { env, customer, otherTrade } = await withInvestor();
-      const { body } = await history(env, customer.slug, { broker: "SSI", start_date: otherTrade.trade_date, end_date: otherTrade.trade_date });
+      const { body } = await history(env, customer.slug, {
+        broker: "SSI",
+        start_date: otherTrade.trade_date,
+        end_date: otherTrade.trade_date,
+      });
       expect(body).toEqual(page([], { total: 0 }));
     });
   });
@@ -61,21 +69,32 @@ describe("GET /api/transactions/:slug", () => {
     it("pages through with per_page, the last page partial, total on every page", async () => {
       const { env, customer, expected } = await withInvestor();
       const { t1, t2, t3, t4, t5, t6 } = expected.trades;
-      expect((await history(env, customer.slug, { per_page: "4" })).body).toEqual(page([t6, t5, t4, t3], { per_page: 4, total: 6 }));
-      expect((await history(env, customer.slug, { per_page: "4", page: "2" })).body).toEqual(page([t2, t1], { page: 2, per_page: 4, total: 6 }));
-      expect((await history(env, customer.slug, { per_page: "2", page: "2" })).body).toEqual(page([t4, t3], { page: 2, per_page: 2, total: 6 }));
+      expect((await history(env, customer.slug, { per_page: "4" })).body).toEqual(
+        page([t6, t5, t4, t3], { per_page: 4, total: 6 }),
+      );
+      expect((await history(env, customer.slug, { per_page: "4", page: "2" })).body).toEqual(
+        page([t2, t1], { page: 2, per_page: 4, total: 6 }),
+      );
+      expect((await history(env, customer.slug, { per_page: "2", page: "2" })).body).toEqual(
+        page([t4, t3], { page: 2, per_page: 2, total: 6 }),
+      );
     });
 
     it("answers a page past the end with 200, no data and the true total", async () => {
       const { env, customer } = await withInvestor();
-      expect(await history(env, customer.slug, { per_page: "4", page: "3" })).toEqual({ status: 200, body: page([], { page: 3, per_page: 4, total: 6 }) });
+      expect(await history(env, customer.slug, { per_page: "4", page: "3" })).toEqual({
+        status: 200,
+        body: page([], { page: 3, per_page: 4, total: 6 }),
+      });
       expect((await history(env, customer.slug, { page: "1000000000" })).body).toEqual(page([], { page: 1000000000, total: 6 }));
     });
 
     it("accepts per_page 100", async () => {
       const { env, customer, expected } = await withInvestor();
       const { t1, t2, t3, t4, t5, t6 } = expected.trades;
-      expect((await history(env, customer.slug, { per_page: "100" })).body).toEqual(page([t6, t5, t4, t3, t2, t1], { per_page: 100, total: 6 }));
+      expect((await history(env, customer.slug, { per_page: "100" })).body).toEqual(
+        page([t6, t5, t4, t3, t2, t1], { per_page: 100, total: 6 }),
+      );
     });
 
     it("pages the filtered list, total counting every match", async () => {
@@ -133,7 +152,10 @@ describe("GET /api/transactions/:slug", () => {
     it("for each case, naming every parameter at fault", async () => {
       const { env, customer } = await withInvestor();
       for (const [query, paths] of cases) {
-        expect(await history(env, customer.slug, query), JSON.stringify(query)).toEqual({ status: 400, body: badRequest(...paths) });
+        expect(await history(env, customer.slug, query), JSON.stringify(query)).toEqual({
+          status: 400,
+          body: badRequest(...paths),
+        });
       }
     });
 
@@ -163,7 +185,15 @@ describe("GET /api/transactions/:slug", () => {
 
   it("costs exactly one database round trip, filtered and paged, found or not", async () => {
     const { dbs, customer } = await withInvestor();
-    const query = { broker: "ssi", stock_code: "fpt", type: "buy", start_date: "2024-01-01", end_date: "2024-12-31", page: "2", per_page: "1" };
+    const query = {
+      broker: "ssi",
+      stock_code: "fpt",
+      type: "buy",
+      start_date: "2024-01-01",
+      end_date: "2024-12-31",
+      page: "2",
+      per_page: "1",
+    };
     expect(await dbs.targetTrips(() => history(dbs.env, customer.slug, query))).toBe(1);
     expect(await dbs.targetTrips(() => history(dbs.env, "unknownslugaaaaaaaaaaaaaaaa"))).toBe(1);
     expect(await dbs.targetTrips(() => history(dbs.env, customer.slug, { page: "0" }))).toBe(0);

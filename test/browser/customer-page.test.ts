@@ -35,14 +35,51 @@ function knownBook() {
   const fee = (quantity: number, price: number) => ((quantity * price * 15) / 10000).toFixed(4);
   for (let m = 0; m < 8; m++) {
     const month = `2024-${String(m + 1).padStart(2, "0")}`;
-    if (m > 0) book.trade({ account_id: ssiMain.id, trade_date: `${month}-03`, type: "sell", quantity: 100, price: String(fpt[m]), fee: fee(100, fpt[m]!) });
-    book.trade({ account_id: ssiMain.id, trade_date: `${month}-05`, type: "buy", quantity: 100, price: String(fpt[m]), fee: fee(100, fpt[m]!) });
+    if (m > 0)
+      book.trade({
+        account_id: ssiMain.id,
+        trade_date: `${month}-03`,
+        type: "sell",
+        quantity: 100,
+        price: String(fpt[m]),
+        fee: fee(100, fpt[m]!),
+      });
+    book.trade({
+      account_id: ssiMain.id,
+      trade_date: `${month}-05`,
+      type: "buy",
+      quantity: 100,
+      price: String(fpt[m]),
+      fee: fee(100, fpt[m]!),
+    });
     const hpgTrade = { account_id: vndMain.id, stock_code: "HPG", isin_code: "VN000000HPG4" };
-    book.trade({ ...hpgTrade, trade_date: `${month}-10`, type: "buy", quantity: 200, price: String(hpg[m]), fee: fee(200, hpg[m]!) });
-    if (m % 2 === 1) book.trade({ ...hpgTrade, trade_date: `${month}-25`, type: "sell", quantity: 400, price: String(hpg[m]), fee: fee(400, hpg[m]!) });
+    book.trade({
+      ...hpgTrade,
+      trade_date: `${month}-10`,
+      type: "buy",
+      quantity: 200,
+      price: String(hpg[m]),
+      fee: fee(200, hpg[m]!),
+    });
+    if (m % 2 === 1)
+      book.trade({
+        ...hpgTrade,
+        trade_date: `${month}-25`,
+        type: "sell",
+        quantity: 400,
+        price: String(hpg[m]),
+        fee: fee(400, hpg[m]!),
+      });
   }
   book.holding({ account_id: ssiMain.id, quantity: 100, avg_cost: "120180.0000", total_cost: "12018000.0000" });
-  book.holding({ account_id: vndMain.id, stock_code: "VNM", isin_code: "VN000000VNM8", quantity: 50, avg_cost: "70000.5000", total_cost: "3500025.0000" });
+  book.holding({
+    account_id: vndMain.id,
+    stock_code: "VNM",
+    isin_code: "VN000000VNM8",
+    quantity: 50,
+    avg_cost: "70000.5000",
+    total_cost: "3500025.0000",
+  });
   return { book, slug: customer.slug };
 }
 
@@ -83,10 +120,12 @@ const money = (locale: string) => new Intl.NumberFormat(locale, { style: "curren
 /** Each summary card's <data>: its value and its text. */
 const figures = (page: Page) =>
   page.$$eval("[data-figure]", (cards) =>
-    Object.fromEntries(cards.map((card) => {
-      const data = card.querySelector("data")!;
-      return [card.getAttribute("data-figure"), { value: data.getAttribute("value"), text: data.textContent }];
-    })),
+    Object.fromEntries(
+      cards.map((card) => {
+        const data = card.querySelector("data")!;
+        return [card.getAttribute("data-figure"), { value: data.getAttribute("value"), text: data.textContent }];
+      }),
+    ),
   );
 
 /** The machine values of each body row of a table (its <data> and <time> cells). */
@@ -95,7 +134,8 @@ const rows = (page: Page, table: string) =>
     trs.map((tr) => [...tr.querySelectorAll("data, time")].map((el) => el.getAttribute("value") ?? el.getAttribute("datetime"))),
   );
 
-const historyIds = (page: Page) => page.$$eval('table[data-table="history"] tbody tr', (trs) => trs.map((tr) => tr.getAttribute("data-id")));
+const historyIds = (page: Page) =>
+  page.$$eval('table[data-table="history"] tbody tr', (trs) => trs.map((tr) => tr.getAttribute("data-id")));
 
 describe("the customer's page in Chromium", () => {
   it("shows the API's figures for the same slug", async () => {
@@ -116,8 +156,14 @@ describe("the customer's page in Chromium", () => {
     for (const name of ["total_realized_pnl", "avg_win_pnl", "avg_loss_pnl", "total_fee_tax"] as const) {
       expect({ name, ...shown[name] }).toEqual({ name, value: String(s[name]), text: vnd.format(s[name]) });
     }
-    expect(shown.win_rate).toEqual({ value: String(s.win_rate), text: new Intl.NumberFormat("vi-VN", { style: "percent", maximumFractionDigits: 2 }).format(s.win_rate) });
-    expect(shown.profit_factor).toEqual({ value: String(s.profit_factor), text: new Intl.NumberFormat("vi-VN", { maximumFractionDigits: 4 }).format(s.profit_factor) });
+    expect(shown.win_rate).toEqual({
+      value: String(s.win_rate),
+      text: new Intl.NumberFormat("vi-VN", { style: "percent", maximumFractionDigits: 2 }).format(s.win_rate),
+    });
+    expect(shown.profit_factor).toEqual({
+      value: String(s.profit_factor),
+      text: new Intl.NumberFormat("vi-VN", { maximumFractionDigits: 4 }).format(s.profit_factor),
+    });
     expect(shown.avg_holding_days!.value).toBe(`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`);
 
     const months = Object.keys(s.monthly_trade_counts);
@@ -137,7 +183,9 @@ describe("the customer's page in Chromium", () => {
       expect((await svg.boundingBox())!.height).toBeGreaterThan(100);
     }
 
-    expect(await rows(page, "holdings")).toEqual(aggregate.portfolio.map((h: any) => [String(h.quantity), String(h.avg_cost), String(h.total_cost)]));
+    expect(await rows(page, "holdings")).toEqual(
+      aggregate.portfolio.map((h: any) => [String(h.quantity), String(h.avg_cost), String(h.total_cost)]),
+    );
     const deal = (d: any) => [d.sell_date, String(d.realized_pnl), String(d.holding_days), String(d.quantity_sold)];
     expect(await rows(page, "top_wins")).toEqual(aggregate.analytics.top_wins.map(deal));
     expect(await rows(page, "top_losses")).toEqual(aggregate.analytics.top_losses.map(deal));
@@ -145,7 +193,15 @@ describe("the customer's page in Chromium", () => {
 
     expect(await historyIds(page)).toEqual(history.map((t: any) => t.id));
     const first = history[0];
-    expect((await rows(page, "history"))[0]).toEqual([first.trade_date, first.type, String(first.quantity), String(first.price), String(first.total_value), String(first.fee), String(first.personal_tax)]);
+    expect((await rows(page, "history"))[0]).toEqual([
+      first.trade_date,
+      first.type,
+      String(first.quantity),
+      String(first.price),
+      String(first.total_value),
+      String(first.fee),
+      String(first.personal_tax),
+    ]);
     const [y, m, d] = first.trade_date.split("-");
     await expect(page.locator('table[data-table="history"] tbody tr time').first().textContent()).resolves.toBe(`${d}/${m}/${y}`);
   });

@@ -46,21 +46,26 @@ describe("the API reference in Chromium", () => {
     expect(summaries.length).toBe(14);
     const navigation = page.locator("aside");
     for (const summary of summaries) {
-      await expect.poll(() => navigation.getByText(summary, { exact: true }).count(), { message: summary, timeout: 15_000 }).toBe(1);
+      await expect
+        .poll(() => navigation.getByText(summary, { exact: true }).count(), { message: summary, timeout: 15_000 })
+        .toBe(1);
     }
     expect(foreign).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });
 
-  it("sends a \"try it\" request that succeeds and shows its answer", async () => {
+  it('sends a "try it" request that succeeds and shows its answer', async () => {
     const book = new Book();
     const broker = book.broker({ code: "VND", name: "VNDirect Securities" });
     await writeTarget(service.target, book);
 
     const { page, foreign, errors } = await openReference();
     await page.locator("aside").getByText("Supported brokers", { exact: true }).click();
-    await page.locator('[id$="/GET/api/brokers"]').getByRole("button", { name: /Test Request/ }).click();
+    await page
+      .locator('[id$="/GET/api/brokers"]')
+      .getByRole("button", { name: /Test Request/ })
+      .click();
     const answered = page.waitForResponse((res) => res.url() === `${service.url}/api/brokers`);
     await page.getByRole("button", { name: /^Send Request/ }).click();
     const response = await answered;

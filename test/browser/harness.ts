@@ -47,7 +47,8 @@ export async function startStack(options: { book?: Book; vars?: Record<string, s
   let worker: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
   const stop = async () => {
     await worker?.stop();
-    for (const name of [target, source]) await fetch(`${db.url}/__drop?database=${name}`, { method: "POST" }).catch(() => undefined);
+    for (const name of [target, source])
+      await fetch(`${db.url}/__drop?database=${name}`, { method: "POST" }).catch(() => undefined);
     await db.close();
   };
   try {

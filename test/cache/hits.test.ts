@@ -35,12 +35,22 @@ describe("a cached answer", () => {
     const misses = new Map<string, string>();
     for (const path of paths) {
       const miss = await client.counted(path);
-      expect({ path, status: miss.status, cache: miss.cache, trips: miss.trips }).toEqual({ path, status: 200, cache: "MISS", trips: 1 });
+      expect({ path, status: miss.status, cache: miss.cache, trips: miss.trips }).toEqual({
+        path,
+        status: 200,
+        cache: "MISS",
+        trips: 1,
+      });
       misses.set(path, miss.text);
     }
     for (const path of paths) {
       const hit = await client.counted(path);
-      expect({ path, status: hit.status, cache: hit.cache, trips: hit.trips }).toEqual({ path, status: 200, cache: "HIT", trips: 0 });
+      expect({ path, status: hit.status, cache: hit.cache, trips: hit.trips }).toEqual({
+        path,
+        status: 200,
+        cache: "HIT",
+        trips: 0,
+      });
       expect(hit.text, path).toBe(misses.get(path));
     }
     expect(new Set(misses.values()).size).toBe(paths.length);
@@ -114,12 +124,20 @@ describe("the cache key", () => {
     ];
     for (const path of different) {
       const miss = await client.counted(path);
-      expect({ path, status: miss.status, cache: miss.cache, trips: miss.trips }).toEqual({ path, status: 200, cache: "MISS", trips: 1 });
+      expect({ path, status: miss.status, cache: miss.cache, trips: miss.trips }).toEqual({
+        path,
+        status: 200,
+        cache: "MISS",
+        trips: 1,
+      });
     }
     const sells = await client.get(different[0]!);
     expect(sells).toMatchObject({ cache: "HIT", body: { pagination: { total: 1 } } });
     expect(sells.body.data[0].type).toBe("sell");
-    expect((await client.get(`${base}?type=buy&broker=SSI&stock_code=FPT&page=2`)).body).toMatchObject({ data: [], pagination: { page: 2, total: 1 } });
+    expect((await client.get(`${base}?type=buy&broker=SSI&stock_code=FPT&page=2`)).body).toMatchObject({
+      data: [],
+      pagination: { page: 2, total: 1 },
+    });
   });
 });
 
@@ -153,10 +171,21 @@ describe("answers that are never cached", () => {
     const base = `/api/transactions/${slug}`;
     expect(await client.counted(base)).toMatchObject({ cache: "MISS" });
     expect(await client.counted(base)).toMatchObject({ cache: "HIT" });
-    for (const query of ["?page=0", "?per_page=101", "?type=hold", "?start_date=2024-02-30", "?start_date=2024-03-01&end_date=2024-01-01"]) {
+    for (const query of [
+      "?page=0",
+      "?per_page=101",
+      "?type=hold",
+      "?start_date=2024-02-30",
+      "?start_date=2024-03-01&end_date=2024-01-01",
+    ]) {
       const replies = [await client.counted(`${base}${query}`), await client.counted(`${base}${query}`)];
       for (const reply of replies) {
-        expect({ query, status: reply.status, cache: reply.cache, error: reply.body.error }).toEqual({ query, status: 400, cache: null, error: "Bad Request" });
+        expect({ query, status: reply.status, cache: reply.cache, error: reply.body.error }).toEqual({
+          query,
+          status: 400,
+          cache: null,
+          error: "Bad Request",
+        });
         expect(reply.headers.get("Cache-Control")).toBe("private, no-store");
       }
       expect(replies[1]!.text).toBe(replies[0]!.text);
@@ -168,7 +197,12 @@ describe("answers that are never cached", () => {
     for (const path of pathsOf(CACHED, { slug, accountId: accounts.ssi.id })) {
       const replies = [await client.counted(path), await client.counted(path), await client.counted(path)];
       for (const reply of replies) {
-        expect({ path, status: reply.status, trips: reply.trips, cache: reply.cache }).toEqual({ path, status: 200, trips: 1, cache: null });
+        expect({ path, status: reply.status, trips: reply.trips, cache: reply.cache }).toEqual({
+          path,
+          status: 200,
+          trips: 1,
+          cache: null,
+        });
         expect(reply.headers.get("Cache-Control")).toBe("private, no-store");
         expect(reply.headers.get("ETag")).toBeNull();
       }
@@ -238,7 +272,13 @@ describe("ETag and If-None-Match", () => {
 
     for (const ifNoneMatch of [etag, `W/${etag}`, `"nope", ${etag}`, "*"]) {
       const notModified = await client.counted(path, { "If-None-Match": ifNoneMatch });
-      expect({ ifNoneMatch, status: notModified.status, text: notModified.text, cache: notModified.cache, trips: notModified.trips }).toEqual({
+      expect({
+        ifNoneMatch,
+        status: notModified.status,
+        text: notModified.text,
+        cache: notModified.cache,
+        trips: notModified.trips,
+      }).toEqual({
         ifNoneMatch,
         status: 304,
         text: "",
@@ -275,7 +315,9 @@ describe("ETag and If-None-Match", () => {
 
   it("gives equal bodies equal tags and different bodies different ones", async () => {
     const { client, slug } = await withInvestor();
-    const tags = await Promise.all([`/api/stats/${slug}`, `/api/portfolio/${slug}`].map(async (p) => (await client.get(p)).headers.get("ETag")));
+    const tags = await Promise.all(
+      [`/api/stats/${slug}`, `/api/portfolio/${slug}`].map(async (p) => (await client.get(p)).headers.get("ETag")),
+    );
     expect(tags[0]).not.toBe(tags[1]);
     const elsewhere = client.elsewhere();
     expect((await elsewhere.get(`/api/stats/${slug}`)).headers.get("ETag")).toBe(tags[0]);

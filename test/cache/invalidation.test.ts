@@ -58,7 +58,14 @@ async function twoCustomersSynced(client: CacheClient) {
 /** A new trade for the investor's SSI account, as the back office would add it. */
 async function newTradeFor(client: CacheClient, accountId: string) {
   const more = new Book();
-  more.trade({ account_id: accountId, trade_date: "2024-05-02", type: "buy", quantity: 10, price: "95000", updated_at: "2025-06-01T00:00:00Z" });
+  more.trade({
+    account_id: accountId,
+    trade_date: "2024-05-02",
+    type: "buy",
+    quantity: 10,
+    price: "95000",
+    updated_at: "2025-06-01T00:00:00Z",
+  });
   await writeSource(client.dbs.source, more);
 }
 
@@ -117,7 +124,9 @@ describe("the global purge by Cache-Tag", () => {
     const { a, b } = await twoCustomersSynced(client);
     // The first sync changed everyone: both customers and the broker list.
     expect(purges).toHaveLength(1);
-    expect([...purges[0]!.body.tags].sort()).toEqual([customerScope(a.customer.slug), customerScope(b.slug), BROKERS_SCOPE].sort());
+    expect([...purges[0]!.body.tags].sort()).toEqual(
+      [customerScope(a.customer.slug), customerScope(b.slug), BROKERS_SCOPE].sort(),
+    );
 
     await client.get(`/api/stats/${a.customer.slug}`);
     await client.get(`/api/stats/${b.slug}`);

@@ -56,7 +56,9 @@ describe("demo book", () => {
 
   it("has rows keyed exactly by the source tables' columns", () => {
     for (const [table, schema] of Object.entries(sourceTables)) {
-      const columns = getTableConfig(schema).columns.map((c) => c.name).sort();
+      const columns = getTableConfig(schema)
+        .columns.map((c) => c.name)
+        .sort();
       for (const row of book[table as keyof DemoBook]) expect(Object.keys(row).sort()).toEqual(columns);
     }
   });
@@ -118,7 +120,7 @@ describe("demo book", () => {
       expect(value).toBe(price * BigInt(t.quantity));
       // 0.10%..0.35% of the value, give or take the rounding to whole đồng (5000 = 0.5 đồng).
       expect(fee * 1000n).toBeGreaterThanOrEqual(value - 5000n * 1000n);
-      expect(fee * 1000n).toBeLessThanOrEqual(value * 35n / 10n + 5000n * 1000n);
+      expect(fee * 1000n).toBeLessThanOrEqual((value * 35n) / 10n + 5000n * 1000n);
       expect(scaled(t.personal_tax)).toBe(t.type === "sell" ? value / 1000n : 0n);
     }
     expect(book.transactions.some((t) => !t.fee.endsWith(".0000"))).toBe(true);
@@ -138,7 +140,9 @@ describe("demo book", () => {
   it("sells only settled shares (T+2), except a few bonus-share sells, and holds what the trades leave", () => {
     const dayIndex = new Map(tradingDays("2021-01-04", "2025-12-31").map((d, i) => [d, i]));
     // What P&L matching sees: per account and stock, by date, a day's buys before its sells.
-    const ordered = [...book.transactions].sort((a, b) => a.trade_date.localeCompare(b.trade_date) || (a.type === b.type ? 0 : a.type === "buy" ? -1 : 1));
+    const ordered = [...book.transactions].sort(
+      (a, b) => a.trade_date.localeCompare(b.trade_date) || (a.type === b.type ? 0 : a.type === "buy" ? -1 : 1),
+    );
     const lots = new Map<string, { day: number; quantity: number; remaining: number; cost: bigint }[]>();
     let bonusSells = 0;
     for (const t of ordered) {

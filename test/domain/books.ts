@@ -43,7 +43,16 @@ const amount = fc.oneof(
 const small = fc.oneof(fc.constant(0n), fc.bigInt({ min: 0n, max: 10n ** 9n }), fc.constantFrom(1n, 50n, 150n, 5_000n));
 
 const anyTrade: fc.Arbitrary<Row[]> = fc
-  .record({ account_id: account, stock_code: stock, trade_date: date, type: fc.constantFrom<"buy" | "sell">("buy", "sell"), quantity, total_value: amount, fee: small, personal_tax: small })
+  .record({
+    account_id: account,
+    stock_code: stock,
+    trade_date: date,
+    type: fc.constantFrom<"buy" | "sell">("buy", "sell"),
+    quantity,
+    total_value: amount,
+    fee: small,
+    personal_tax: small,
+  })
   .map((t) => [{ ...t, total_value: units(t.total_value), fee: units(t.fee), personal_tax: units(t.personal_tax) }]);
 
 /** Half a cent: sums of parts that land exactly on a rounding boundary. */
@@ -54,12 +63,40 @@ const halfCent = amount.map((n) => (n / 100n) * 100n + 50n);
  * (with a half-cent cost and whole-cent prices) parts adding up to exactly a rounding boundary.
  */
 const equalParts: fc.Arbitrary<Row[]> = fc
-  .record({ account_id: account, stock_code: stock, d: fc.integer({ min: 0, max: 60 }), parts: fc.integer({ min: 2, max: 7 }), each: fc.constantFrom(1, 3, 50, 100, 2 ** 20, 999_983), cost: fc.oneof(amount, halfCent), fee: fc.oneof(small, fc.constant(0n)), price: fc.oneof(amount, amount.map((n) => (n / 100n) * 100n)) })
+  .record({
+    account_id: account,
+    stock_code: stock,
+    d: fc.integer({ min: 0, max: 60 }),
+    parts: fc.integer({ min: 2, max: 7 }),
+    each: fc.constantFrom(1, 3, 50, 100, 2 ** 20, 999_983),
+    cost: fc.oneof(amount, halfCent),
+    fee: fc.oneof(small, fc.constant(0n)),
+    price: fc.oneof(
+      amount,
+      amount.map((n) => (n / 100n) * 100n),
+    ),
+  })
   .filter(({ parts, each }) => parts * each <= 2_147_483_647)
   .map(({ account_id, stock_code, d, parts, each, cost, fee, price }) => [
-    { account_id, stock_code, trade_date: dateOf(d), type: "buy" as const, quantity: parts * each, total_value: units(cost), fee: units(fee), personal_tax: "0.0000" },
+    {
+      account_id,
+      stock_code,
+      trade_date: dateOf(d),
+      type: "buy" as const,
+      quantity: parts * each,
+      total_value: units(cost),
+      fee: units(fee),
+      personal_tax: "0.0000",
+    },
     ...Array.from({ length: parts }, (_, i) => ({
-      account_id, stock_code, trade_date: dateOf(d + 1 + i), type: "sell" as const, quantity: each, total_value: units(price), fee: "0.0000", personal_tax: "0.0000",
+      account_id,
+      stock_code,
+      trade_date: dateOf(d + 1 + i),
+      type: "sell" as const,
+      quantity: each,
+      total_value: units(price),
+      fee: "0.0000",
+      personal_tax: "0.0000",
     })),
   ]);
 
@@ -69,28 +106,113 @@ const equalParts: fc.Arbitrary<Row[]> = fc
  * half-cent cost the two add up to exactly a rounding boundary.
  */
 const splitLot: fc.Arbitrary<Row[]> = fc
-  .record({ account_id: account, stock_code: stock, d: fc.integer({ min: 0, max: 25 }), a: fc.constantFrom(1, 2, 5, 17, 36, 40, 100, 999_982), b: fc.constantFrom(1, 36, 41, 3_600, 999_983), cost: fc.oneof(halfCent, amount), price: amount.map((n) => (n / 100n) * 100n) })
+  .record({
+    account_id: account,
+    stock_code: stock,
+    d: fc.integer({ min: 0, max: 25 }),
+    a: fc.constantFrom(1, 2, 5, 17, 36, 40, 100, 999_982),
+    b: fc.constantFrom(1, 36, 41, 3_600, 999_983),
+    cost: fc.oneof(halfCent, amount),
+    price: amount.map((n) => (n / 100n) * 100n),
+  })
   .map(({ account_id, stock_code, d, a, b, cost, price }) => [
-    { account_id, stock_code, trade_date: dateOf(d), type: "buy" as const, quantity: a + b, total_value: units(cost), fee: "0.0000", personal_tax: "0.0000" },
-    { account_id, stock_code, trade_date: dateOf(d + 1), type: "sell" as const, quantity: a, total_value: units(price), fee: "0.0000", personal_tax: "0.0000" },
-    { account_id, stock_code, trade_date: dateOf(d + 2), type: "sell" as const, quantity: b, total_value: units(price), fee: "0.0000", personal_tax: "0.0000" },
+    {
+      account_id,
+      stock_code,
+      trade_date: dateOf(d),
+      type: "buy" as const,
+      quantity: a + b,
+      total_value: units(cost),
+      fee: "0.0000",
+      personal_tax: "0.0000",
+    },
+    {
+      account_id,
+      stock_code,
+      trade_date: dateOf(d + 1),
+      type: "sell" as const,
+      quantity: a,
+      total_value: units(price),
+      fee: "0.0000",
+      personal_tax: "0.0000",
+    },
+    {
+      account_id,
+      stock_code,
+      trade_date: dateOf(d + 2),
+      type: "sell" as const,
+      quantity: b,
+      total_value: units(price),
+      fee: "0.0000",
+      personal_tax: "0.0000",
+    },
   ]);
 
 /** A buy and a sell whose net proceeds equal the lot's cost exactly: a break-even. */
 const breakEven: fc.Arbitrary<Row[]> = fc
-  .record({ account_id: account, stock_code: stock, d: fc.integer({ min: 0, max: 60 }), q: quantity, cost: fc.bigInt({ min: 0n, max: 10n ** 15n }), fee: small, sellFee: small, tax: small })
+  .record({
+    account_id: account,
+    stock_code: stock,
+    d: fc.integer({ min: 0, max: 60 }),
+    q: quantity,
+    cost: fc.bigInt({ min: 0n, max: 10n ** 15n }),
+    fee: small,
+    sellFee: small,
+    tax: small,
+  })
   .map(({ account_id, stock_code, d, q, cost, fee, sellFee, tax }) => [
-    { account_id, stock_code, trade_date: dateOf(d), type: "buy" as const, quantity: q, total_value: units(cost), fee: units(fee), personal_tax: "0.0000" },
-    { account_id, stock_code, trade_date: dateOf(d + 5), type: "sell" as const, quantity: q, total_value: units(cost + fee + sellFee + tax), fee: units(sellFee), personal_tax: units(tax) },
+    {
+      account_id,
+      stock_code,
+      trade_date: dateOf(d),
+      type: "buy" as const,
+      quantity: q,
+      total_value: units(cost),
+      fee: units(fee),
+      personal_tax: "0.0000",
+    },
+    {
+      account_id,
+      stock_code,
+      trade_date: dateOf(d + 5),
+      type: "sell" as const,
+      quantity: q,
+      total_value: units(cost + fee + sellFee + tax),
+      fee: units(sellFee),
+      personal_tax: units(tax),
+    },
   ]);
 
 /** Identical round trips: many deals with one pnl. */
 const equalDeals: fc.Arbitrary<Row[]> = fc
-  .record({ n: fc.integer({ min: 2, max: 8 }), q: fc.constantFrom(3, 100, 7), buy: fc.constantFrom(1_000n, 10_000_000n, 10_001n), sell: fc.constantFrom(1_100n, 900n, 10_000_000n, 10_001n) })
+  .record({
+    n: fc.integer({ min: 2, max: 8 }),
+    q: fc.constantFrom(3, 100, 7),
+    buy: fc.constantFrom(1_000n, 10_000_000n, 10_001n),
+    sell: fc.constantFrom(1_100n, 900n, 10_000_000n, 10_001n),
+  })
   .map(({ n, q, buy, sell }) =>
     Array.from({ length: n }, (_, i) => [
-      { account_id: i % 2 ? ACCOUNT_A : ACCOUNT_B, stock_code: `E${i % 3}`, trade_date: dateOf(i), type: "buy" as const, quantity: q, total_value: units(buy * 10_000n), fee: "0.0000", personal_tax: "0.0000" },
-      { account_id: i % 2 ? ACCOUNT_A : ACCOUNT_B, stock_code: `E${i % 3}`, trade_date: dateOf(i + 10), type: "sell" as const, quantity: q, total_value: units(sell * 10_000n), fee: "0.0000", personal_tax: "0.0000" },
+      {
+        account_id: i % 2 ? ACCOUNT_A : ACCOUNT_B,
+        stock_code: `E${i % 3}`,
+        trade_date: dateOf(i),
+        type: "buy" as const,
+        quantity: q,
+        total_value: units(buy * 10_000n),
+        fee: "0.0000",
+        personal_tax: "0.0000",
+      },
+      {
+        account_id: i % 2 ? ACCOUNT_A : ACCOUNT_B,
+        stock_code: `E${i % 3}`,
+        trade_date: dateOf(i + 10),
+        type: "sell" as const,
+        quantity: q,
+        total_value: units(sell * 10_000n),
+        fee: "0.0000",
+        personal_tax: "0.0000",
+      },
     ]).flat(),
   );
 
@@ -107,7 +229,14 @@ export const edgeBook = fc
 /** Realistic: board lots, whole-đồng prices on a 50 đồng tick, 0.15% fee in whole đồng, 0.1% sell tax. */
 export const realisticBook = fc
   .array(
-    fc.record({ account_id: account, stock_code: stock, d: fc.integer({ min: 0, max: 400 }), sell: fc.boolean(), lots: fc.integer({ min: 1, max: 30 }), ticks: fc.integer({ min: 200, max: 2_000 }) }),
+    fc.record({
+      account_id: account,
+      stock_code: stock,
+      d: fc.integer({ min: 0, max: 400 }),
+      sell: fc.boolean(),
+      lots: fc.integer({ min: 1, max: 30 }),
+      ticks: fc.integer({ min: 200, max: 2_000 }),
+    }),
     { maxLength: 40 },
   )
   .map((rows) =>
@@ -115,7 +244,18 @@ export const realisticBook = fc
       rows.map(({ account_id, stock_code, d, sell, lots, ticks }) => {
         const value = BigInt(lots * 100 * ticks * 50);
         const fee = (value * 15n) / 10_000n;
-        return [{ account_id, stock_code, trade_date: dateOf(d), type: sell ? ("sell" as const) : ("buy" as const), quantity: lots * 100, total_value: units(value * 10_000n), fee: units(fee * 10_000n), personal_tax: sell ? units(value * 10n) : "0.0000" }];
+        return [
+          {
+            account_id,
+            stock_code,
+            trade_date: dateOf(d),
+            type: sell ? ("sell" as const) : ("buy" as const),
+            quantity: lots * 100,
+            total_value: units(value * 10_000n),
+            fee: units(fee * 10_000n),
+            personal_tax: sell ? units(value * 10n) : "0.0000",
+          },
+        ];
       }),
     ),
   );

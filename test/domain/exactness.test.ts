@@ -65,9 +65,19 @@ describe("exact P&L where a fixed scale goes wrong", () => {
     const { buy, sell } = tradeFactory();
     // 2,147,483,647 shares (a prime) for the largest numeric(20,4), sold in two parts for
     // exactly their shares of that cost? The parts do not terminate, so: sold whole at cost.
-    const trades = [buy("2024-01-02", 2_147_483_647, "9999999999999999.9999"), sell("2024-02-01", 2_147_483_647, "9999999999999999.9999")];
+    const trades = [
+      buy("2024-01-02", 2_147_483_647, "9999999999999999.9999"),
+      sell("2024-02-01", 2_147_483_647, "9999999999999999.9999"),
+    ];
     const { summary, top_wins, top_losses } = computeMetrics(trades).analytics;
-    expect(summary).toMatchObject({ total_deals: 1, win_deals: 0, loss_deals: 0, win_rate: 0, profit_factor: 0, monthly_realized_pnl: { "2024-02": 0 } });
+    expect(summary).toMatchObject({
+      total_deals: 1,
+      win_deals: 0,
+      loss_deals: 0,
+      win_rate: 0,
+      profit_factor: 0,
+      monthly_realized_pnl: { "2024-02": 0 },
+    });
     expect(top_wins).toEqual([]);
     expect(top_losses).toEqual([]);
   });

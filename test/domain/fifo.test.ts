@@ -38,7 +38,13 @@ function match(trades: TradeInput[]): { deals: ExactDeal[]; unmatched: number } 
     holding.sort(fifoOrder);
     unmatched += matchHolding(holding, (sell, matched, pnl, num, den, shareDays) => {
       const [days, shares] = reduce(BigInt(shareDays), BigInt(matched));
-      deals.push({ account_id: sell.account_id, sell_date: sell.trade_date, quantity_sold: matched, pnl: Number.isNaN(pnl) ? reduce(num, den) : [BigInt(pnl), 1n], days: [Number(days), Number(shares)] });
+      deals.push({
+        account_id: sell.account_id,
+        sell_date: sell.trade_date,
+        quantity_sold: matched,
+        pnl: Number.isNaN(pnl) ? reduce(num, den) : [BigInt(pnl), 1n],
+        days: [Number(days), Number(shares)],
+      });
     });
   }
   return { deals, unmatched };
@@ -71,16 +77,30 @@ describe("FIFO matching", () => {
     });
     const { summary, top_wins, top_losses } = computeMetrics(trades).analytics;
     // 184/9 = 20.444… shown as 20 on the deal, 20.44 as the mean of one win.
-    expect(top_wins).toEqual([{ stock_code: "X", sell_date: "2024-02-01", realized_pnl: 827875, holding_days: 20, quantity_sold: 450 }]);
-    expect(top_losses).toEqual([{ stock_code: "X", sell_date: "2024-02-05", realized_pnl: -306450, holding_days: 16, quantity_sold: 150 }]);
-    expect(summary).toMatchObject({ total_realized_pnl: 521425, avg_holding_days_win: 20.44, avg_holding_days_loss: 16, unmatched_sell_quantity: 0 });
+    expect(top_wins).toEqual([
+      { stock_code: "X", sell_date: "2024-02-01", realized_pnl: 827875, holding_days: 20, quantity_sold: 450 },
+    ]);
+    expect(top_losses).toEqual([
+      { stock_code: "X", sell_date: "2024-02-05", realized_pnl: -306450, holding_days: 16, quantity_sold: 150 },
+    ]);
+    expect(summary).toMatchObject({
+      total_realized_pnl: 521425,
+      avg_holding_days_win: 20.44,
+      avg_holding_days_loss: 16,
+      unmatched_sell_quantity: 0,
+    });
   });
 
   it("splits a lot into parts that add up to its cost exactly", () => {
     const { buy, sell } = tradeFactory();
     // 1,000 đồng over 3 shares, sold one share at a time for nothing: each part is exactly
     // -1,000/3 đồng. Each deal shows -333.33, yet the exact total is -1,000, not -999.99.
-    const trades = [buy("2024-01-02", 3, "1000.0000"), sell("2024-01-03", 1, "0.0000"), sell("2024-01-04", 1, "0.0000"), sell("2024-01-05", 1, "0.0000")];
+    const trades = [
+      buy("2024-01-02", 3, "1000.0000"),
+      sell("2024-01-03", 1, "0.0000"),
+      sell("2024-01-04", 1, "0.0000"),
+      sell("2024-01-05", 1, "0.0000"),
+    ];
     expect(match(trades).deals.map((d) => d.pnl)).toEqual([
       [-10_000_000n, 3n],
       [-10_000_000n, 3n],
@@ -88,7 +108,12 @@ describe("FIFO matching", () => {
     ]);
     const { stats, analytics } = computeMetrics(trades);
     expect(stats.realized_pnl).toBe(-1000);
-    expect(analytics.summary).toMatchObject({ loss_deals: 3, avg_loss_pnl: -333.33, avg_holding_days_loss: 2, monthly_realized_pnl: { "2024-01": -1000 } });
+    expect(analytics.summary).toMatchObject({
+      loss_deals: 3,
+      avg_loss_pnl: -333.33,
+      avg_holding_days_loss: 2,
+      monthly_realized_pnl: { "2024-01": -1000 },
+    });
     expect(analytics.top_losses.map((d) => d.realized_pnl)).toEqual([-333.33, -333.33, -333.33]);
     // Equal pnl: the newest sell ranks first.
     expect(analytics.top_losses.map((d) => d.sell_date)).toEqual(["2024-01-05", "2024-01-04", "2024-01-03"]);
@@ -99,7 +124,11 @@ describe("FIFO matching", () => {
     // The later buy must not reach back to the earlier sell.
     const trades = [sell("2024-03-01", 100, "1000000.0000"), buy("2024-03-05", 100, "900000.0000")];
     expect(match(trades)).toEqual({ deals: [], unmatched: 100 });
-    expect(computeMetrics(trades).analytics.summary).toMatchObject({ total_deals: 0, unmatched_sell_quantity: 100, total_realized_pnl: 0 });
+    expect(computeMetrics(trades).analytics.summary).toMatchObject({
+      total_deals: 0,
+      unmatched_sell_quantity: 100,
+      total_realized_pnl: 0,
+    });
   });
 
   it("matches only the held part of an oversized sell and prorates its proceeds", () => {
@@ -154,10 +183,15 @@ describe("FIFO matching", () => {
     const { buy, sell } = tradeFactory();
     // The sell is created first, so its id is the smaller one too.
     const trades = [sell("2024-05-10", 100, "1100000.0000"), buy("2024-05-10", 100, "1000000.0000")];
-    const expected = { deals: [{ account_id: ACCOUNT_A, sell_date: "2024-05-10", quantity_sold: 100, pnl: dong(100_000n), days: [0, 1] }], unmatched: 0 };
+    const expected = {
+      deals: [{ account_id: ACCOUNT_A, sell_date: "2024-05-10", quantity_sold: 100, pnl: dong(100_000n), days: [0, 1] }],
+      unmatched: 0,
+    };
     expect(match(trades)).toEqual(expected);
     expect(match([...trades].reverse())).toEqual(expected);
-    expect(computeMetrics(trades).analytics.top_wins).toEqual([{ stock_code: "X", sell_date: "2024-05-10", realized_pnl: 100000, holding_days: 0, quantity_sold: 100 }]);
+    expect(computeMetrics(trades).analytics.top_wins).toEqual([
+      { stock_code: "X", sell_date: "2024-05-10", realized_pnl: 100000, holding_days: 0, quantity_sold: 100 },
+    ]);
   });
 
   it("orders same-day sells by id", () => {
@@ -191,7 +225,12 @@ describe("FIFO matching", () => {
       deals: [{ account_id: ACCOUNT_A, sell_date: "2024-03-01", quantity_sold: 100, pnl: dong(100_000n), days: [59, 1] }],
       unmatched: 100,
     });
-    expect(computeMetrics(trades).analytics.summary).toMatchObject({ total_deals: 1, total_realized_pnl: 100000, avg_holding_days_win: 59, unmatched_sell_quantity: 100 });
+    expect(computeMetrics(trades).analytics.summary).toMatchObject({
+      total_deals: 1,
+      total_realized_pnl: 100000,
+      avg_holding_days_win: 59,
+      unmatched_sell_quantity: 100,
+    });
   });
 
   it("counts calendar days across month ends, a leap day and a year end", () => {

@@ -171,7 +171,14 @@ describe("computeMetrics", () => {
       sell("2024-01-12", 100, "600000.0000", { stock_code: "Y" }),
     ];
     const { summary, top_wins, top_losses } = computeMetrics(trades).analytics;
-    expect(summary).toMatchObject({ total_deals: 2, win_deals: 1, loss_deals: 0, win_rate: 0.5, avg_win_pnl: 100000, avg_holding_days_win: 10 });
+    expect(summary).toMatchObject({
+      total_deals: 2,
+      win_deals: 1,
+      loss_deals: 0,
+      win_rate: 0.5,
+      avg_win_pnl: 100000,
+      avg_holding_days_win: 10,
+    });
     expect(top_wins.map((d) => d.stock_code)).toEqual(["Y"]);
     expect(top_losses).toEqual([]);
   });

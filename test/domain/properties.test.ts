@@ -35,7 +35,9 @@ describe("computeMetrics against the exact reference", () => {
   });
 
   it("does not depend on the order of its input", () => {
-    const shuffled = books.chain((trades) => fc.tuple(fc.constant(trades), fc.shuffledSubarray(trades, { minLength: trades.length })));
+    const shuffled = books.chain((trades) =>
+      fc.tuple(fc.constant(trades), fc.shuffledSubarray(trades, { minLength: trades.length })),
+    );
     fc.assert(
       fc.property(shuffled, ([trades, reordered]) => {
         expect(computeMetrics(reordered)).toEqual(computeMetrics(trades));
@@ -47,7 +49,13 @@ describe("computeMetrics against the exact reference", () => {
 
 describe("holding partials", () => {
   /** A change to one holding: a trade added, edited or removed. */
-  const change = fc.record({ pick: fc.nat(), kind: fc.constantFrom("add", "edit", "remove"), quantity: fc.integer({ min: 1, max: 2_147_483_647 }), value: fc.bigInt({ min: 0n, max: 10n ** 20n - 1n }), sell: fc.boolean() });
+  const change = fc.record({
+    pick: fc.nat(),
+    kind: fc.constantFrom("add", "edit", "remove"),
+    quantity: fc.integer({ min: 1, max: 2_147_483_647 }),
+    value: fc.bigInt({ min: 0n, max: 10n ** 20n - 1n }),
+    sell: fc.boolean(),
+  });
 
   it("merge to computeMetrics of the whole book, or to null, after changing one holding", () => {
     let nulls = 0;
@@ -64,7 +72,12 @@ describe("holding partials", () => {
         if (key === undefined) return;
         const own = holdings.get(key) as TradeInput[];
         const target = own[c.pick % own.length] as TradeInput;
-        const edited = { ...target, quantity: c.quantity, total_value: units(c.value), type: c.sell ? ("sell" as const) : ("buy" as const) };
+        const edited = {
+          ...target,
+          quantity: c.quantity,
+          total_value: units(c.value),
+          type: c.sell ? ("sell" as const) : ("buy" as const),
+        };
         const next =
           c.kind === "remove"
             ? own.filter((t) => t !== target)

@@ -112,7 +112,8 @@ export function referenceMetrics(trades: readonly TradeInput[]): CustomerMetrics
         win_rate: deals.length === 0 ? 0 : new Fraction(BigInt(wins.length), BigInt(deals.length)).toRoundedNumber(4),
         avg_win_pnl: mean(wins.map((d) => d.pnl)).toRoundedNumber(2),
         avg_loss_pnl: mean(losses.map((d) => d.pnl)).toRoundedNumber(2),
-        profit_factor: wins.length === 0 ? 0 : losses.length === 0 ? null : winSum.div(lossSum).mul(new Fraction(-1n)).toRoundedNumber(4),
+        profit_factor:
+          wins.length === 0 ? 0 : losses.length === 0 ? null : winSum.div(lossSum).mul(new Fraction(-1n)).toRoundedNumber(4),
         avg_holding_days_win: mean(wins.map((d) => d.days)).toRoundedNumber(2),
         avg_holding_days_loss: mean(losses.map((d) => d.days)).toRoundedNumber(2),
         total_realized_pnl: realized,

@@ -46,7 +46,16 @@ describe("smallUnits", () => {
 
   it("leaves everything else to parseUnits", () => {
     // 16 digits, a sign, fewer places, no dot, a stray character: -1, never a wrong value.
-    for (const other of ["100000000000.0000", "9999999999999999.9999", "-1.0000", "1.005", "7", "1.00000", "12a4.0000", "1.0000 "]) {
+    for (const other of [
+      "100000000000.0000",
+      "9999999999999999.9999",
+      "-1.0000",
+      "1.005",
+      "7",
+      "1.00000",
+      "12a4.0000",
+      "1.0000 ",
+    ]) {
       expect(smallUnits(other), other).toBe(-1);
     }
   });

@@ -70,7 +70,9 @@ describe("fault injection", () => {
     await fault(name, "timeout");
     const error = await rejection(sql.query("select 1", [], { fetchOptions: { signal: AbortSignal.timeout(300) } }));
     expect(error).toBeInstanceOf(NeonDbError);
-    expect((error as NeonDbError).message).toBe("Error connecting to database: TimeoutError: The operation was aborted due to timeout");
+    expect((error as NeonDbError).message).toBe(
+      "Error connecting to database: TimeoutError: The operation was aborted due to timeout",
+    );
     await setFault(name, "off");
     expect(await sql`select 1 as one`).toStrictEqual([{ one: 1 }]);
   });

@@ -48,11 +48,7 @@ describe("batches", () => {
 
   it("run with the isolation level, read-only and deferrable modes the driver asks for", async () => {
     const { sql } = freshSql();
-    const show = () => [
-      sql`show transaction_isolation`,
-      sql`show transaction_read_only`,
-      sql`show transaction_deferrable`,
-    ];
+    const show = () => [sql`show transaction_isolation`, sql`show transaction_read_only`, sql`show transaction_deferrable`];
     expect(await sql.transaction(show(), { isolationLevel: "Serializable", readOnly: true, deferrable: true })).toStrictEqual([
       [{ transaction_isolation: "serializable" }],
       [{ transaction_read_only: "on" }],
@@ -250,7 +246,10 @@ describe("requests the proxy rejects", () => {
       headers: expect.any(Headers),
       body: { message: "not found: /elsewhere" },
     });
-    expect(await request("/sql/extra", { method: "POST" })).toMatchObject({ status: 404, body: { message: "not found: /sql/extra" } });
+    expect(await request("/sql/extra", { method: "POST" })).toMatchObject({
+      status: 404,
+      body: { message: "not found: /sql/extra" },
+    });
     expect(await request("/sql")).toMatchObject({ status: 400, body: { message: "/sql expects POST, not GET" } });
   });
 });
@@ -283,7 +282,10 @@ describe("sessions and databases", () => {
   it("give the backoffice family the source schema", async () => {
     const { sql } = freshSql("backoffice");
     const [row] = await sql`insert into brokers (code, name) values ('S', 'Source') returning id, deleted_at`;
-    expect(row).toStrictEqual({ id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), deleted_at: null });
+    expect(row).toStrictEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      deleted_at: null,
+    });
   });
 
   it("serve drizzle-orm/neon-http on the target schema", async () => {

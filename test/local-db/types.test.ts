@@ -53,8 +53,19 @@ describe("types through the local database server", () => {
       {
         query: TYPES_QUERY,
         // JSON parameters as the proxy takes them: arrays become array literals, other values their text.
-        params: ["1.23", "2024-01-02", "2024-01-02T03:04:05.123456Z", "2024-01-02 03:04:05.5", BROKER_ID,
-          "9007199254740993", [1, 2, 3], ["a b", 'c,"d"', null], { a: [1, { b: null }] }, false, "\\xdead"],
+        params: [
+          "1.23",
+          "2024-01-02",
+          "2024-01-02T03:04:05.123456Z",
+          "2024-01-02 03:04:05.5",
+          BROKER_ID,
+          "9007199254740993",
+          [1, 2, 3],
+          ["a b", 'c,"d"', null],
+          { a: [1, { b: null }] },
+          false,
+          "\\xdead",
+        ],
       },
       { "Neon-Raw-Text-Output": "true", "Neon-Array-Mode": "true" },
     );
@@ -128,7 +139,15 @@ describe("types through the local database server", () => {
       fields: [
         { name: "code", dataTypeID: 25, tableID: oid, columnID: 2, dataTypeSize: -1, dataTypeModifier: -1, format: "text" },
         // timestamp(6) with time zone: the precision is the modifier.
-        { name: "source_updated_at", dataTypeID: 1184, tableID: oid, columnID: 4, dataTypeSize: 8, dataTypeModifier: 6, format: "text" },
+        {
+          name: "source_updated_at",
+          dataTypeID: 1184,
+          tableID: oid,
+          columnID: 4,
+          dataTypeSize: 8,
+          dataTypeModifier: 6,
+          format: "text",
+        },
         { name: "loud", dataTypeID: 25, tableID: null, columnID: null, dataTypeSize: -1, dataTypeModifier: -1, format: "text" },
       ],
       rowAsArray: false,
@@ -142,7 +161,9 @@ describe("types through the local database server", () => {
         'NaN'::float8 as nan, 2.5::numeric as n, '2024-01-02'::date as d`,
     });
     expect(status).toBe(200);
-    expect(body.rows).toStrictEqual([{ b: true, i: 7, a: [1, null], j: { x: 1 }, big: "5", nan: "NaN", n: "2.5", d: "2024-01-02" }]);
+    expect(body.rows).toStrictEqual([
+      { b: true, i: 7, a: [1, null], j: { x: 1 }, big: "5", nan: "NaN", n: "2.5", d: "2024-01-02" },
+    ]);
     expect(body.rowAsArray).toBe(false);
   });
 

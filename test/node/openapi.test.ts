@@ -42,7 +42,9 @@ describe("the OpenAPI document", () => {
 
   it("says who answers it and where: contact, license, and the origin it was served from", async () => {
     const document = await openApiDocument("https://investments.example.org");
-    expect(document.servers).toEqual([{ url: "https://investments.example.org", description: "The origin this document was served from" }]);
+    expect(document.servers).toEqual([
+      { url: "https://investments.example.org", description: "The origin this document was served from" },
+    ]);
     expect(document.info.contact).toMatchObject({ name: expect.any(String), email: expect.stringContaining("@") });
     expect(document.info.license).toMatchObject({ name: expect.any(String) });
   });
@@ -63,7 +65,9 @@ describe("the OpenAPI document", () => {
 
   it("lists every status each route answers, 304 and 429 only where they happen", async () => {
     const document = await openApiDocument();
-    const statuses = Object.fromEntries(operations(document).map(([method, path, op]) => [`${method} ${path}`, Object.keys(op.responses)]));
+    const statuses = Object.fromEntries(
+      operations(document).map(([method, path, op]) => [`${method} ${path}`, Object.keys(op.responses)]),
+    );
     const lookup = ["200", "304", "404", "429", "500", "503"];
     const history = ["200", "304", "400", "404", "429", "500", "503"];
     expect(statuses).toEqual({
@@ -92,7 +96,8 @@ describe("the OpenAPI document", () => {
         const where = `${method} ${path} ${status}`;
         const headers = Object.keys(response.headers ?? {});
         const expected = ["X-Request-Id"];
-        if (cached.includes(path) && (status === "200" || status === "304")) expected.push("ETag", "Cache-Control", "X-Cache", "Age");
+        if (cached.includes(path) && (status === "200" || status === "304"))
+          expected.push("ETag", "Cache-Control", "X-Cache", "Age");
         if (status === "429") expected.push("Retry-After");
         expect(headers.sort(), where).toEqual(expected.sort());
         expect(response.headers?.["X-Request-Id"]?.required, where).toBe(true);
@@ -104,9 +109,14 @@ describe("the OpenAPI document", () => {
   it("gives each route's 400 an example of its own parameters", async () => {
     const document = await openApiDocument();
     const example = (path: string, method: string) =>
-      (document.paths[path]![method]!.responses["400"] as { content: { "application/json": { example: unknown } } }).content["application/json"]
-        .example;
-    expect(example("/api/sync", "post")).toEqual({ success: false, error: "Bad Request", details: [{ path: "mode", message: "must be delta or full" }] });
+      (document.paths[path]![method]!.responses["400"] as { content: { "application/json": { example: unknown } } }).content[
+        "application/json"
+      ].example;
+    expect(example("/api/sync", "post")).toEqual({
+      success: false,
+      error: "Bad Request",
+      details: [{ path: "mode", message: "must be delta or full" }],
+    });
     expect(example("/api/transactions/{slug}", "get")).toEqual({
       success: false,
       error: "Bad Request",

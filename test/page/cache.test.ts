@@ -52,7 +52,10 @@ describe("the customer's page in the edge cache", () => {
 
     const filtered = await client.counted(`${base}?type=buy&broker=SSI&stock_code=FPT`);
     expect(filtered).toMatchObject({ cache: "MISS", trips: 1 });
-    expect(await client.counted(`${base}?stock_code=fpt&broker=ssi&type=buy&type=sell`)).toMatchObject({ cache: "HIT", trips: 0 });
+    expect(await client.counted(`${base}?stock_code=fpt&broker=ssi&type=buy&type=sell`)).toMatchObject({
+      cache: "HIT",
+      trips: 0,
+    });
     expect(await client.counted(`${base}?type=buy&broker=SSI&stock_code=FPT&page=2`)).toMatchObject({ cache: "MISS", trips: 1 });
   });
 
@@ -83,7 +86,14 @@ describe("the customer's page in the edge cache", () => {
     expect(historyIds(before.text)).toHaveLength(3);
 
     const more = new Book();
-    more.trade({ account_id: investor.accounts.ssi.id, trade_date: "2024-05-02", type: "buy", quantity: 10, price: "95000", updated_at: "2025-06-01T00:00:00Z" });
+    more.trade({
+      account_id: investor.accounts.ssi.id,
+      trade_date: "2024-05-02",
+      type: "buy",
+      quantity: 10,
+      price: "95000",
+      updated_at: "2025-06-01T00:00:00Z",
+    });
     await writeSource(client.dbs.source, more);
     expect(await client.sync()).toMatchObject({ changed_customers: 1 });
 

@@ -22,11 +22,24 @@ describe("GET /c/:slug", () => {
     const { status, headers, html } = await getPage(env, `/c/${customer.slug}`);
     expect(status).toBe(200);
     expect(headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
-    expect(html.startsWith("<!doctype html><html lang=\"vi\">")).toBe(true);
+    expect(html.startsWith('<!doctype html><html lang="vi">')).toBe(true);
 
-    const order = ["Trần Văn Minh", "Nguyễn Thị Lan", 'id="accounts"', 'id="summary"', 'id="pnl-chart-heading"', 'id="trades-chart-heading"', 'id="holdings"', 'id="top-deals"', 'id="history"'];
+    const order = [
+      "Trần Văn Minh",
+      "Nguyễn Thị Lan",
+      'id="accounts"',
+      'id="summary"',
+      'id="pnl-chart-heading"',
+      'id="trades-chart-heading"',
+      'id="holdings"',
+      'id="top-deals"',
+      'id="history"',
+    ];
     const positions = order.map((marker) => html.indexOf(marker));
-    expect(positions.every((p) => p >= 0), JSON.stringify(positions)).toBe(true);
+    expect(
+      positions.every((p) => p >= 0),
+      JSON.stringify(positions),
+    ).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 
     const s = expected.analytics.summary;
@@ -45,10 +58,14 @@ describe("GET /c/:slug", () => {
       ["-204947", "783738"],
     ]);
     expect(tableRows(html, "monthly_trade_counts")).toEqual([["2"], ["2"], ["2"]]);
-    expect(html).toContain('<svg class="chart" viewBox="0 0 480 240" role="img" aria-labelledby="pnl-chart-title pnl-chart-desc"');
+    expect(html).toContain(
+      '<svg class="chart" viewBox="0 0 480 240" role="img" aria-labelledby="pnl-chart-title pnl-chart-desc"',
+    );
     expect(html).toContain(`<desc id="pnl-chart-desc">Từ 01/2024 đến 03/2024, lãi/lỗ lũy kế đạt 783.738${NBSP}₫`);
 
-    expect(tableRows(html, "holdings")).toEqual(expected.portfolio.map((h) => [String(h.quantity), String(h.avg_cost), String(h.total_cost)]));
+    expect(tableRows(html, "holdings")).toEqual(
+      expected.portfolio.map((h) => [String(h.quantity), String(h.avg_cost), String(h.total_cost)]),
+    );
     expect(html).toContain(`<data value="33268111.42">33.268.111,42${NBSP}₫</data>`); // the total cost of all holdings
     expect(tableRows(html, "top_wins")).toEqual([["2024-02-10", "988685", "36", "100"]]);
     expect(tableRows(html, "top_losses")).toEqual([["2024-03-01", "-204947", "56", "200"]]);
@@ -73,7 +90,13 @@ describe("GET /c/:slug", () => {
     ];
     for (const [query, headers, lang] of cases) {
       const page = await getPage(env, `/c/${customer.slug}${query}`, headers);
-      expect({ query, headers, status: page.status, lang: /<html lang="(\w+)">/.exec(page.html)?.[1], header: page.headers.get("Content-Language") }).toEqual({
+      expect({
+        query,
+        headers,
+        status: page.status,
+        lang: /<html lang="(\w+)">/.exec(page.html)?.[1],
+        header: page.headers.get("Content-Language"),
+      }).toEqual({
         query,
         headers,
         status: 200,
@@ -206,7 +229,12 @@ describe("GET /c/:slug", () => {
 
   it("costs one database round trip, for a page, a wrong filter and an unknown slug alike", async () => {
     const { dbs, customer } = await withInvestor();
-    for (const path of [`/c/${customer.slug}`, `/c/${customer.slug}?type=sell&per_page=1&page=2`, `/c/${customer.slug}?per_page=0`, "/c/unknownslugaaaaaaaaaaaaaaaa"]) {
+    for (const path of [
+      `/c/${customer.slug}`,
+      `/c/${customer.slug}?type=sell&per_page=1&page=2`,
+      `/c/${customer.slug}?per_page=0`,
+      "/c/unknownslugaaaaaaaaaaaaaaaa",
+    ]) {
       expect({ path, trips: await dbs.targetTrips(() => getPage(dbs.env, path)) }).toEqual({ path, trips: 1 });
     }
   });

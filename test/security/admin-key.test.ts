@@ -85,7 +85,10 @@ describe("the admin key", () => {
         client = client.from(newIp());
         const trips = await requestsTo(dbs, async () => {
           const reply = await postSync(client, candidate);
-          expect({ status: reply.status, body: reply.body }, JSON.stringify(candidate)).toEqual({ status: 401, body: UNAUTHORIZED });
+          expect({ status: reply.status, body: reply.body }, JSON.stringify(candidate)).toEqual({
+            status: 401,
+            body: UNAUTHORIZED,
+          });
         });
         expect(trips).toEqual({ source: 0, target: 0 });
       }
@@ -183,7 +186,13 @@ describe("secrets in logs and errors", () => {
   const capture = () => {
     for (const method of ["log", "info", "warn", "error", "debug"] as const) {
       vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-        lines.push(args.map((a) => (typeof a === "string" ? a : a instanceof Error ? `${a.name}: ${a.message}\n${a.stack}` : JSON.stringify(a))).join(" "));
+        lines.push(
+          args
+            .map((a) =>
+              typeof a === "string" ? a : a instanceof Error ? `${a.name}: ${a.message}\n${a.stack}` : JSON.stringify(a),
+            )
+            .join(" "),
+        );
       });
     }
   };
@@ -236,7 +245,10 @@ describe("secrets in logs and errors", () => {
     await expectStatus(503, client.get("/api/health"));
     await dbs.recover("target");
     // A source nobody listens on: the driver's own "cannot connect" error.
-    const unreachable = new Client({ ...env, SOURCE_DATABASE_URL: `postgres://sync:${secrets.sourcePassword}@127.0.0.1:9/backoffice_nowhere` });
+    const unreachable = new Client({
+      ...env,
+      SOURCE_DATABASE_URL: `postgres://sync:${secrets.sourcePassword}@127.0.0.1:9/backoffice_nowhere`,
+    });
     await expectStatus(502, postSync(unreachable, secrets.key));
     // A configuration error names the bad key, never its value.
     const misconfigured = new Client({ ...env, SOURCE_DATABASE_URL: `not a url ${secrets.sourcePassword}` });

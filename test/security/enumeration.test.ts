@@ -85,7 +85,11 @@ describe("the 404 limiter", () => {
     ];
     for (const [path, status] of others) {
       const reply = await client.get(path);
-      expect({ path, status: reply.status, retryAfter: reply.headers.get("Retry-After") }).toEqual({ path, status, retryAfter: null });
+      expect({ path, status: reply.status, retryAfter: reply.headers.get("Retry-After") }).toEqual({
+        path,
+        status,
+        retryAfter: null,
+      });
     }
     // The lookups stay braked for the period, its own customer's included: that is what stops a scan.
     expect((await client.get(`/api/customers/${customer.slug}`)).status).toBe(429);
@@ -142,7 +146,8 @@ describe("a 404 does not tell a malformed slug from an unknown one", () => {
       for (const slug of MALFORMED) expect(await once(path(slug)), path(slug).slice(0, 80)).toBe(1);
     }
     // The account of 4.4: malformed, unknown, and someone else's cost the same.
-    const accountPath = (slug: string, accountId: string) => pathOf(BY_SLUG.find((e) => e.path.includes("{accountId}"))!, { slug, accountId });
+    const accountPath = (slug: string, accountId: string) =>
+      pathOf(BY_SLUG.find((e) => e.path.includes("{accountId}"))!, { slug, accountId });
     expect(await once(accountPath(customer.slug, crypto.randomUUID()))).toBe(1);
     for (const id of ["not-a-uuid", "123", "'; drop table accounts; --", "%E0%A4%A", "x".repeat(5000)]) {
       expect(await once(accountPath(customer.slug, encodeURIComponent(id))), id.slice(0, 40)).toBe(1);

@@ -63,8 +63,34 @@ const SQL = [
 ];
 const JSON_BITS = ['{"$gt":""}', "[]", "{}", "null", '{"page":1}', '{"__proto__":{"admin":true}}', '"', "[1,2", '{"a":', "true"];
 const UNICODE = ["đồng", "Nguyễn", "😀🔑", "\u202egnp.exe", "ｓｌｕｇ", "\u0000", "\uFEFF", "İı", "\u0301", "中文", "𝕊"];
-const NUMBERS = ["-1", "0", "1", "1e309", "99999999999999999999", "NaN", "Infinity", "0x10", "1.5", " 1", "+1", "010", "1000000", "100", "101", "-0"];
-const DATES = ["2024-02-30", "2024-13-01", "0000-00-00", "9999-12-31", "2024-01-01T00:00:00Z", "2024-1-1", "2024-02-29", "yesterday"];
+const NUMBERS = [
+  "-1",
+  "0",
+  "1",
+  "1e309",
+  "99999999999999999999",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "1.5",
+  " 1",
+  "+1",
+  "010",
+  "1000000",
+  "100",
+  "101",
+  "-0",
+];
+const DATES = [
+  "2024-02-30",
+  "2024-13-01",
+  "0000-00-00",
+  "9999-12-31",
+  "2024-01-01T00:00:00Z",
+  "2024-1-1",
+  "2024-02-29",
+  "yesterday",
+];
 /** Already-encoded fragments, put in the URL as they are: valid and invalid escapes. */
 const RAW_ESCAPES = ["%E0%A4%A", "%", "%%", "%ZZ", "%00", "%2F", "%2e%2e", "%C0%AF", "%FF", "%E2%80%AE", "%u0041", "%25"];
 const VALID = new Map([
@@ -73,11 +99,44 @@ const VALID = new Map([
   ["broker", ["SSI", "ssi", "vnd", "s-s-i"]],
   ["mode", ["delta", "full", "FULL"]],
 ]);
-const PARAMS = ["page", "per_page", "type", "stock_code", "broker", "start_date", "end_date", "mode", "slug", "junk", "", "page[]", "__proto__", "constructor", "per_page "];
+const PARAMS = [
+  "page",
+  "per_page",
+  "type",
+  "stock_code",
+  "broker",
+  "start_date",
+  "end_date",
+  "mode",
+  "slug",
+  "junk",
+  "",
+  "page[]",
+  "__proto__",
+  "constructor",
+  "per_page ",
+];
 const SLUG_WORDS = routeWords(BY_SLUG);
 // Not health: see above.
 const ROUTE_WORDS = routeWords(ENDPOINTS.filter((e) => !e.path.startsWith("/api/health")));
-const OUTSIDE = ["/", "/favicon.ico", "/.env", "/wp-admin/", "/api", "/api/", "/API/BROKERS", "//api//brokers", "/api/customers", "/api/transactions/a/b/c", "/robots.txt", "/api/docs/", "/api/openapi.json/x", "/cdn-cgi/trace", "/..%2f..%2fetc/passwd", "/api/%2e%2e/sync"];
+const OUTSIDE = [
+  "/",
+  "/favicon.ico",
+  "/.env",
+  "/wp-admin/",
+  "/api",
+  "/api/",
+  "/API/BROKERS",
+  "//api//brokers",
+  "/api/customers",
+  "/api/transactions/a/b/c",
+  "/robots.txt",
+  "/api/docs/",
+  "/api/openapi.json/x",
+  "/cdn-cgi/trace",
+  "/..%2f..%2fetc/passwd",
+  "/api/%2e%2e/sync",
+];
 const METHODS = ["GET", "GET", "GET", "GET", "GET", "HEAD", "OPTIONS", "POST", "POST", "PUT", "DELETE", "PATCH"] as const;
 
 interface World {
@@ -141,7 +200,10 @@ function accountFor(rng: Rng, world: World): string {
     case 1:
       return crypto.randomUUID();
     case 2:
-      return rng.pick(world.accountIds).toUpperCase().replace(/-/g, rng.chance(0.5) ? "" : "-");
+      return rng
+        .pick(world.accountIds)
+        .toUpperCase()
+        .replace(/-/g, rng.chance(0.5) ? "" : "-");
     default:
       return inUrl(rng, junk(rng));
   }
@@ -189,14 +251,31 @@ const ASCII_JUNK = () => Array.from({ length: 64 }, (_, i) => String.fromCharCod
 
 /** Never the key itself: header values lose surrounding whitespace, so " key " would be the key. */
 function nearMisses(key: string): string[] {
-  return [`${key}x`, key.slice(0, -1), key.toUpperCase(), `Bearer ${key}`, `${key},${key}`, `"${key}"`, key.split("").reverse().join("")];
+  return [
+    `${key}x`,
+    key.slice(0, -1),
+    key.toUpperCase(),
+    `Bearer ${key}`,
+    `${key},${key}`,
+    `"${key}"`,
+    key.split("").reverse().join(""),
+  ];
 }
 
 function headersFor(rng: Rng, ip: string, key: string): Record<string, string> {
   const headers: Record<string, string> = { "CF-Connecting-IP": ip };
   const ascii = (s: string) => s.replace(/[^\x20-\x7e]/g, "?"); // fetch refuses control characters in headers
-  if (rng.chance(0.3)) headers["X-Admin-Key"] = ascii(rng.pick([junk(rng), rng.pick(nearMisses(key)), "", ASCII_JUNK(), "x".repeat(8_192)]));
-  if (rng.chance(0.2)) headers["Content-Type"] = rng.pick(["application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=utf-16", ";;;"]);
+  if (rng.chance(0.3))
+    headers["X-Admin-Key"] = ascii(rng.pick([junk(rng), rng.pick(nearMisses(key)), "", ASCII_JUNK(), "x".repeat(8_192)]));
+  if (rng.chance(0.2))
+    headers["Content-Type"] = rng.pick([
+      "application/json",
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/json; charset=utf-16",
+      ";;;",
+    ]);
   if (rng.chance(0.15)) headers["If-None-Match"] = rng.pick(["*", '"abc"', 'W/"x"', ascii(junk(rng)), '"", *']);
   if (rng.chance(0.15)) headers["X-Request-Id"] = ascii(rng.pick([junk(rng), "abcdefgh-1234", "x".repeat(500), "../../etc"]));
   if (rng.chance(0.15)) headers.Origin = rng.pick(["https://app.example", "null", "https://evil.example", ascii(junk(rng))]);
@@ -241,7 +320,9 @@ function problem(sent: Sent, reply: Reply): string | undefined {
   if (reply.status === 204) return "204 to something other than OPTIONS";
   if (sent.method === "HEAD") return reply.text === "" ? undefined : "HEAD with a body";
   if (reply.status === 304) {
-    return sent.method === "GET" && sent.headers["If-None-Match"] !== undefined && reply.text === "" ? undefined : "unexpected 304";
+    return sent.method === "GET" && sent.headers["If-None-Match"] !== undefined && reply.text === ""
+      ? undefined
+      : "unexpected 304";
   }
   if (type.startsWith("text/html")) {
     return sent.method === "GET" && path === "/api/docs" && reply.status === 200 ? undefined : `HTML for ${path}`;
@@ -297,7 +378,9 @@ describe("fuzz", () => {
     world = { slugs: book.customers.map((c) => c.slug), accountIds: book.accounts.map((a) => a.id) };
   });
 
-  it(`answers ${REQUESTS} generated requests with well-formed, non-5xx responses and changes nothing`, { timeout: 120_000 }, async () => {
+  it(`answers ${REQUESTS} generated requests with well-formed, non-5xx responses and changes nothing`, {
+    timeout: 120_000,
+  }, async () => {
     const rng = new Rng(SEED);
     const client = new Client(dbs.env);
     const key = dbs.env.ADMIN_API_KEY!;
@@ -342,7 +425,9 @@ describe("fuzz", () => {
           kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
           const wrong = problem(sent, reply);
           if (wrong) {
-            failures.push(`${wrong}: ${sent.method} ${sent.url.slice(0, 200)} ${JSON.stringify(sent.headers).slice(0, 200)} -> ${reply.status} ${reply.text.slice(0, 200)}`);
+            failures.push(
+              `${wrong}: ${sent.method} ${sent.url.slice(0, 200)} ${JSON.stringify(sent.headers).slice(0, 200)} -> ${reply.status} ${reply.text.slice(0, 200)}`,
+            );
           }
         }),
       );
@@ -351,8 +436,11 @@ describe("fuzz", () => {
     expect(failures.slice(0, 20)).toEqual([]);
     expect(unsendable).toBeLessThan(REQUESTS * 0.01);
     // The mix reached every kind of answer, so the checks above were not vacuous.
-    console.info(`fuzz: ${REQUESTS} requests (${unsendable} refused by fetch itself), statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}, kinds ${JSON.stringify(Object.fromEntries(kinds))}`);
-    for (const status of [200, 204, 400, 401, 404, 429]) expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(10);
+    console.info(
+      `fuzz: ${REQUESTS} requests (${unsendable} refused by fetch itself), statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}, kinds ${JSON.stringify(Object.fromEntries(kinds))}`,
+    );
+    for (const status of [200, 204, 400, 401, 404, 429])
+      expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(10);
     for (const kind of ["HEAD", "OPTIONS", "text/html"]) expect(kinds.get(kind) ?? 0, kind).toBeGreaterThan(0);
 
     expect(await checksum(dbs)).toEqual(before);

@@ -44,7 +44,15 @@ describe("security headers", () => {
       ["sync without key", 401, () => client.send("/api/sync", { method: "POST" })],
       ["unknown slug", 404, () => client.from(newIp()).get(`/api/customers/${newSlug()}`)],
       ["unknown route", 404, () => client.from(newIp()).get("/nope")],
-      ["preflight", 204, () => client.send("/api/brokers", { method: "OPTIONS", headers: { Origin: "https://x.example", "Access-Control-Request-Method": "GET" } })],
+      [
+        "preflight",
+        204,
+        () =>
+          client.send("/api/brokers", {
+            method: "OPTIONS",
+            headers: { Origin: "https://x.example", "Access-Control-Request-Method": "GET" },
+          }),
+      ],
       ["bare OPTIONS", 204, () => client.send("/api/customers/x", { method: "OPTIONS" })],
     ];
     for (const [what, status, send] of cases) {
@@ -71,7 +79,11 @@ describe("security headers", () => {
     // 500: a configuration error (nothing to do with the client).
     const broken = await new Client({ ...dbs.env, DATABASE_URL: "not a url" }).get("/api/brokers");
     expect(broken.status).toBe(500);
-    expect(broken.body).toEqual({ success: false, error: "Internal Server Error", request_id: broken.headers.get("X-Request-Id") });
+    expect(broken.body).toEqual({
+      success: false,
+      error: "Internal Server Error",
+      request_id: broken.headers.get("X-Request-Id"),
+    });
     expectSecurityHeaders(broken, "500");
 
     // 503: the database down.
@@ -89,7 +101,9 @@ describe("security headers", () => {
     expect(reply.headers.get("X-Robots-Tag")).toMatch(/noindex/);
     // The docs page runs scripts from this origin only; nothing else may load or frame it.
     const docs = await client.get("/api/docs");
-    expect(docs.headers.get("Content-Security-Policy")).toMatch(/^default-src 'none'; script-src 'self'; .*; frame-ancestors 'none'$/);
+    expect(docs.headers.get("Content-Security-Policy")).toMatch(
+      /^default-src 'none'; script-src 'self'; .*; frame-ancestors 'none'$/,
+    );
     expect(docs.headers.get("Content-Security-Policy")).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline|https?:/);
   });
 });
@@ -132,16 +146,23 @@ describe("CORS", () => {
     const preflight = (origin: string) =>
       client.send(`/api/customers/${newSlug()}`, {
         method: "OPTIONS",
-        headers: { Origin: origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match, x-request-id" },
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": "GET",
+          "Access-Control-Request-Headers": "if-none-match, x-request-id",
+        },
       });
     const allowed = await preflight("https://app.example");
     expect(allowed.status).toBe(204);
     expect(allowed.text).toBe("");
     expect(allowed.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example");
     expect(allowed.headers.get("Access-Control-Allow-Methods")?.split(/,\s*/).sort()).toEqual(["GET", "OPTIONS", "POST"]);
-    expect(allowed.headers.get("Access-Control-Allow-Headers")?.toLowerCase().split(/,\s*/).sort()).toEqual(
-      ["content-type", "if-none-match", "x-admin-key", "x-request-id"],
-    );
+    expect(allowed.headers.get("Access-Control-Allow-Headers")?.toLowerCase().split(/,\s*/).sort()).toEqual([
+      "content-type",
+      "if-none-match",
+      "x-admin-key",
+      "x-request-id",
+    ]);
     expect(allowed.headers.get("Access-Control-Max-Age")).toBe("600");
 
     const refused = await preflight("https://evil.example");

@@ -35,7 +35,10 @@ describe("odd requests", () => {
     const methods = ["POST", "PUT", "DELETE", "PATCH", "PROPFIND", "MKCOL", "SEARCH", "purge"];
     for (const path of knownPaths(customer.slug, account.id)) {
       for (const method of methods) {
-        const reply = await new Client(dbs.env).send(path, { method, body: method === "POST" || method === "PUT" ? "{}" : undefined });
+        const reply = await new Client(dbs.env).send(path, {
+          method,
+          body: method === "POST" || method === "PUT" ? "{}" : undefined,
+        });
         expect({ status: reply.status, body: reply.body }, `${method} ${path}`).toEqual({ status: 404, body: NOT_FOUND });
       }
     }
@@ -97,9 +100,16 @@ describe("odd requests", () => {
     const client = new Client(dbs.env);
     for (const body of ["{not json", '{"mode":"full","__proto__":{"admin":true}}', "x".repeat(1_000_000)]) {
       const reply = await client.send("/api/sync", { method: "POST", body, headers: { "Content-Type": "application/json" } });
-      expect({ status: reply.status, body: reply.body }).toEqual({ status: 401, body: { success: false, error: "Unauthorized" } });
+      expect({ status: reply.status, body: reply.body }).toEqual({
+        status: 401,
+        body: { success: false, error: "Unauthorized" },
+      });
     }
-    const run = await client.send("/api/sync", { method: "POST", body: "{not json", headers: { "Content-Type": "application/json", "X-Admin-Key": dbs.env.ADMIN_API_KEY! } });
+    const run = await client.send("/api/sync", {
+      method: "POST",
+      body: "{not json",
+      headers: { "Content-Type": "application/json", "X-Admin-Key": dbs.env.ADMIN_API_KEY! },
+    });
     expect(run.status, run.text).toBe(200);
     expect(run.body.data.mode).toBe("delta");
   });

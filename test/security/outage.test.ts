@@ -72,7 +72,9 @@ describe("target database down", () => {
     await dbs.fault("target", "timeout");
 
     const started = Date.now();
-    const results = await Promise.all(paths.map((path) => client.get(path).then((r) => ({ path, status: r.status, body: r.body }))));
+    const results = await Promise.all(
+      paths.map((path) => client.get(path).then((r) => ({ path, status: r.status, body: r.body }))),
+    );
     const elapsed = Date.now() - started;
     for (const { path, status, body } of results) {
       expect({ status, error: body.error }, path).toEqual({ status: 503, error: "Service Unavailable" });
@@ -115,7 +117,10 @@ describe("source database down", () => {
     if (mode === "error500") {
       // The sync gives up (502) while the reads go on; the sync suites test what it leaves behind.
       const sync = await client.postSync();
-      expect({ status: sync.status, body: sync.body }).toEqual({ status: 502, body: expect.objectContaining({ success: false, error: "Bad Gateway" }) });
+      expect({ status: sync.status, body: sync.body }).toEqual({
+        status: 502,
+        body: expect.objectContaining({ success: false, error: "Bad Gateway" }),
+      });
       await expectServed(client, reads(customer.slug, account.id));
     }
 

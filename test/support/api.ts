@@ -66,5 +66,7 @@ export function badRequest(...paths: string[]) {
 /** Hono's typed client over the Worker with this env, as a frontend would use the API. */
 export function apiClient(env: Env) {
   const client = new Client(env);
-  return hc<AppType>(client.origin, { fetch: (input: RequestInfo | URL, init?: RequestInit) => client.fetch(new Request(input, init)) });
+  return hc<AppType>(client.origin, {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => client.fetch(new Request(input, init)),
+  });
 }

@@ -35,7 +35,15 @@ export class Book {
   }
 
   customer(p: Partial<CustomerRow> & { staff_id: string }): CustomerRow {
-    const row = { id: uuid(), slug: newSlug(), name: "Trần Văn Minh", email: "minh@example.test", phone: "+84901234567", ...stamp(), ...p };
+    const row = {
+      id: uuid(),
+      slug: newSlug(),
+      name: "Trần Văn Minh",
+      email: "minh@example.test",
+      phone: "+84901234567",
+      ...stamp(),
+      ...p,
+    };
     this.customers.push(row);
     return row;
   }
@@ -63,7 +71,13 @@ export class Book {
 
   /** A trade; total_value defaults to quantity × price, tax to 0.1% of value on sells. */
   trade(
-    p: Partial<TransactionRow> & { account_id: string; trade_date: string; type: "buy" | "sell"; quantity: number; price: string },
+    p: Partial<TransactionRow> & {
+      account_id: string;
+      trade_date: string;
+      type: "buy" | "sell";
+      quantity: number;
+      price: string;
+    },
   ): TransactionRow {
     const totalValue = p.total_value ?? (BigInt(p.quantity) * BigInt(p.price.split(".")[0]!)).toString();
     const row: TransactionRow = {
@@ -111,10 +125,10 @@ export async function writeTarget(sql: Sql, book: Book): Promise<void> {
   const customerOf = new Map(book.accounts.map((a) => [a.id, a.customer_id]));
   const rows = (t: Table) =>
     (book[t] as Array<Record<string, unknown> & Stamp>).map(({ updated_at, ...r }) => ({
-        ...r,
-        source_updated_at: updated_at,
-        ...(t === "transactions" ? { customer_id: customerOf.get(r.account_id as string) } : {}),
-      }));
+      ...r,
+      source_updated_at: updated_at,
+      ...(t === "transactions" ? { customer_id: customerOf.get(r.account_id as string) } : {}),
+    }));
   const statements = TABLES.filter((t) => book[t].length > 0).map((t) =>
     sql.query(`insert into ${t} select * from json_populate_recordset(null::${t}, $1::json)`, [JSON.stringify(rows(t))]),
   );
@@ -154,10 +168,25 @@ export function investorBook(book = new Book()) {
   const ssiAccount = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0001" });
   const vndAccount = book.account({ customer_id: customer.id, broker_id: vnd.id, account_no: "0002" });
   book.holding({ account_id: ssiAccount.id });
-  book.holding({ account_id: vndAccount.id, stock_code: "HPG", isin_code: "VN000000HPG4", quantity: 300, avg_cost: "25000.5000", total_cost: "7500150.0000" });
+  book.holding({
+    account_id: vndAccount.id,
+    stock_code: "HPG",
+    isin_code: "VN000000HPG4",
+    quantity: 300,
+    avg_cost: "25000.5000",
+    total_cost: "7500150.0000",
+  });
   book.trade({ account_id: ssiAccount.id, trade_date: "2024-01-05", type: "buy", quantity: 100, price: "100000", fee: "150.25" });
   book.trade({ account_id: ssiAccount.id, trade_date: "2024-02-10", type: "sell", quantity: 100, price: "110000.5", fee: "165" });
-  book.trade({ account_id: vndAccount.id, trade_date: "2024-03-01", stock_code: "HPG", isin_code: "VN000000HPG4", type: "buy", quantity: 300, price: "25000" });
+  book.trade({
+    account_id: vndAccount.id,
+    trade_date: "2024-03-01",
+    stock_code: "HPG",
+    isin_code: "VN000000HPG4",
+    type: "buy",
+    quantity: 300,
+    price: "25000",
+  });
   return { book, customer, staff, slug: customer.slug, accounts: { ssi: ssiAccount, vnd: vndAccount }, brokers: { ssi, vnd } };
 }
 

@@ -18,7 +18,8 @@ export type Fault = "error500" | "timeout";
 export const freshName = (family: Family, suffix = newSuffix()) => `${family}_t${suffix}`;
 const newSuffix = () => crypto.randomUUID().replaceAll("-", "").slice(0, 16);
 
-export const connectionString = (database: string, user = "app") => `postgres://${user}:local@127.0.0.1:${env.LOCAL_DB_PORT}/${database}`;
+export const connectionString = (database: string, user = "app") =>
+  `postgres://${user}:local@127.0.0.1:${env.LOCAL_DB_PORT}/${database}`;
 
 export interface TestDatabases {
   /** Worker env pointing at this pair of databases. */
@@ -80,10 +81,12 @@ export async function freshDatabases(overrides: Partial<Env> = {}): Promise<Test
 export function dropWhenTestEnds(...databases: string[]): void {
   try {
     onTestFinished(async () => {
-      await Promise.all(databases.map(async (database) => {
-        await setFault(database, "off");
-        await request(`/__drop?database=${encodeURIComponent(database)}`);
-      }));
+      await Promise.all(
+        databases.map(async (database) => {
+          await setFault(database, "off");
+          await request(`/__drop?database=${encodeURIComponent(database)}`);
+        }),
+      );
     });
   } catch {
     // Not inside a test.

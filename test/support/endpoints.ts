@@ -22,16 +22,95 @@ export interface Endpoint {
 }
 
 export const ENDPOINTS: readonly Endpoint[] = [
-  { method: "get", path: "/api/customers/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.1", operationId: "getCustomer" },
-  { method: "get", path: "/api/portfolio/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.2", operationId: "getPortfolio" },
-  { method: "get", path: "/api/transactions/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.3", operationId: "listTransactions" },
-  { method: "get", path: "/api/transactions/{slug}/{accountId}", access: "public", cached: true, reads: ["target"], spec: "4.4", operationId: "listAccountTransactions" },
-  { method: "get", path: "/api/stats/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.5", operationId: "getStats" },
-  { method: "get", path: "/api/analytics/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.6", operationId: "getAnalytics" },
-  { method: "get", path: "/api/aggregate/{slug}", access: "public", cached: true, reads: ["target"], spec: "4.7", operationId: "getAggregate" },
-  { method: "get", path: "/api/brokers", access: "public", cached: true, reads: ["target"], spec: "4.8", operationId: "listBrokers" },
-  { method: "post", path: "/api/sync", access: "admin", cached: false, reads: ["target", "source"], spec: "4.9", operationId: "runSync" },
-  { method: "get", path: "/api/sync/status", access: "admin", cached: false, reads: ["target", "source"], operationId: "getSyncStatus" },
+  {
+    method: "get",
+    path: "/api/customers/{slug}",
+    access: "public",
+    cached: true,
+    reads: ["target"],
+    spec: "4.1",
+    operationId: "getCustomer",
+  },
+  {
+    method: "get",
+    path: "/api/portfolio/{slug}",
+    access: "public",
+    cached: true,
+    reads: ["target"],
+    spec: "4.2",
+    operationId: "getPortfolio",
+  },
+  {
+    method: "get",
+    path: "/api/transactions/{slug}",
+    access: "public",
+    cached: true,
+    reads: ["target"],
+    spec: "4.3",
+    operationId: "listTransactions",
+  },
+  {
+    method: "get",
+    path: "/api/transactions/{slug}/{accountId}",
+    access: "public",
+    cached: true,
+    reads: ["target"],
+    spec: "4.4",
+    operationId: "listAccountTransactions",
+  },
+  {
+    method: "get",
+    path: "/api/stats/{slug}",
+    access: "public",
+    cached: true,
+    reads: ["target"],
+    spec: "4.5",
+    operationId: "getStats",
+  },
+  {
+    method: "get",
+    path: "/api/analytics/{slug}",
+    access: "public",
+    cached: true,
+    reads: ["target"],
+    spec: "4.6",
+    operationId: "getAnalytics",
+  },
+  {
+    method: "get",
+    path: "/api/aggregate/{slug}",
+    access: "public",
+    cached: true,
+    reads: ["target"],
+    spec: "4.7",
+    operationId: "getAggregate",
+  },
+  {
+    method: "get",
+    path: "/api/brokers",
+    access: "public",
+    cached: true,
+    reads: ["target"],
+    spec: "4.8",
+    operationId: "listBrokers",
+  },
+  {
+    method: "post",
+    path: "/api/sync",
+    access: "admin",
+    cached: false,
+    reads: ["target", "source"],
+    spec: "4.9",
+    operationId: "runSync",
+  },
+  {
+    method: "get",
+    path: "/api/sync/status",
+    access: "admin",
+    cached: false,
+    reads: ["target", "source"],
+    operationId: "getSyncStatus",
+  },
   { method: "get", path: "/api/health", access: "public", cached: false, reads: ["target", "source"], operationId: "getHealth" },
   { method: "get", path: "/api/health/live", access: "public", cached: false, reads: [], operationId: "getLiveness" },
   { method: "get", path: "/api/health/db", access: "public", cached: false, reads: ["target"], operationId: "getDatabaseHealth" },
@@ -56,7 +135,8 @@ export function pathOf(endpoint: Endpoint, values: { slug?: string; accountId?: 
 }
 
 /** Concrete paths of these endpoints for one customer and account. */
-export const pathsOf = (endpoints: readonly Endpoint[], values: { slug: string; accountId: string }) => endpoints.map((e) => pathOf(e, values));
+export const pathsOf = (endpoints: readonly Endpoint[], values: { slug: string; accountId: string }) =>
+  endpoints.map((e) => pathOf(e, values));
 
 /** The first segment after /api/ of each endpoint: "customers", "sync", "openapi.json"... */
 export const routeWords = (endpoints: readonly Endpoint[]) => [...new Set(endpoints.map((e) => e.path.split("/")[2]!))];

@@ -55,7 +55,10 @@ describe("one sync at a time", () => {
     expect(refused.body).toEqual({
       success: false,
       error: "Conflict",
-      details: { reason: expect.stringMatching(/^another sync run holds the lease until \d{4}-/), retry_after_seconds: expect.any(Number) },
+      details: {
+        reason: expect.stringMatching(/^another sync run holds the lease until \d{4}-/),
+        retry_after_seconds: expect.any(Number),
+      },
     });
     const retryAfter = Number(refused.headers.get("Retry-After"));
     expect(retryAfter).toBe(refused.body.details.retry_after_seconds);

@@ -35,7 +35,14 @@ describe("POST /api/sync", () => {
     await expectInSync(dbs);
 
     const added = new Book();
-    added.trade({ account_id: book.accounts[0]!.id, trade_date: "2024-04-01", type: "buy", quantity: 10, price: "90000", updated_at: "2025-06-02T00:00:00Z" });
+    added.trade({
+      account_id: book.accounts[0]!.id,
+      trade_date: "2024-04-01",
+      type: "buy",
+      quantity: 10,
+      price: "90000",
+      updated_at: "2025-06-02T00:00:00Z",
+    });
     await dbs.source.query("insert into transactions select * from jsonb_populate_recordset(null::transactions, $1::jsonb)", [
       JSON.stringify(added.transactions),
     ]);
@@ -81,7 +88,9 @@ describe("POST /api/sync", () => {
     // The account, and its two trades' customer_id.
     expect(report.synced_rows).toBe(3);
     await expectInSync(dbs);
-    const stats = await dbs.target.query("select customer_id, (stats->>'transaction_count')::int as trades from customer_metrics order by trades");
+    const stats = await dbs.target.query(
+      "select customer_id, (stats->>'transaction_count')::int as trades from customer_metrics order by trades",
+    );
     expect(stats).toEqual([
       { customer_id: from!.id, trades: 1 },
       { customer_id: to!.id, trades: 3 },

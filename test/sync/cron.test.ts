@@ -14,8 +14,11 @@ describe("the scheduled sync", () => {
     const dbs = await withSource(sampleBook());
     await runScheduled(dbs.env);
     await expectInSync(dbs);
-    const runs = await dbs.target`select trigger, mode, outcome, complete, synced_rows, finished_at is not null as finished from sync_runs`;
-    expect(runs).toEqual([{ trigger: "cron", mode: "delta", outcome: "complete", complete: true, synced_rows: 14, finished: true }]);
+    const runs =
+      await dbs.target`select trigger, mode, outcome, complete, synced_rows, finished_at is not null as finished from sync_runs`;
+    expect(runs).toEqual([
+      { trigger: "cron", mode: "delta", outcome: "complete", complete: true, synced_rows: 14, finished: true },
+    ]);
   });
 
   it("logs a skip, without a history row, while another run holds the lease", async () => {
@@ -39,7 +42,9 @@ describe("the scheduled sync", () => {
       await setFault(dbs.sourceName, "off");
     }
     const lines = errors.mock.calls.map(([line]) => line as string);
-    expect(lines.map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ level: "error", event: "sync_failed", trigger: "cron" }));
+    expect(lines.map((l) => JSON.parse(l))).toContainEqual(
+      expect.objectContaining({ level: "error", event: "sync_failed", trigger: "cron" }),
+    );
     for (const line of lines) expect(line).not.toContain(dbs.env.SOURCE_DATABASE_URL!);
     const [run] = await dbs.target`select trigger, outcome, error from sync_runs`;
     expect(run).toMatchObject({ trigger: "cron", outcome: "failed" });
@@ -58,7 +63,14 @@ describe("the scheduled sync", () => {
     }
 
     const more = new Book();
-    more.trade({ account_id: book.accounts[0]!.id, trade_date: "2024-05-02", type: "buy", quantity: 10, price: "95000", updated_at: "2025-06-01T00:00:00Z" });
+    more.trade({
+      account_id: book.accounts[0]!.id,
+      trade_date: "2024-05-02",
+      type: "buy",
+      quantity: 10,
+      price: "95000",
+      updated_at: "2025-06-01T00:00:00Z",
+    });
     await writeSource(dbs.source, more);
     await runScheduled(dbs.env);
 

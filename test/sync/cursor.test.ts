@@ -2,14 +2,31 @@
 import { describe, expect, it } from "vitest";
 import { Book, writeSource } from "../support/book";
 import { getJson } from "../support/worker";
-import { countRows, dropSourceForeignKeys, expectInSync, insertSource, runWith, sampleBook, sourceTime, synced, withSource } from "./helpers";
+import {
+  countRows,
+  dropSourceForeignKeys,
+  expectInSync,
+  insertSource,
+  runWith,
+  sampleBook,
+  sourceTime,
+  synced,
+  withSource,
+} from "./helpers";
 
 describe("the sync's cursors", () => {
   it("copies every row when rows sharing one updated_at straddle page boundaries", async () => {
     const book = new Book();
     const { account } = book.simpleCustomer();
     for (let day = 1; day <= 7; day++) {
-      book.trade({ account_id: account.id, trade_date: `2024-01-0${day}`, type: "buy", quantity: day, price: "1000", updated_at: "2025-03-01T00:00:00.123456Z" });
+      book.trade({
+        account_id: account.id,
+        trade_date: `2024-01-0${day}`,
+        type: "buy",
+        quantity: day,
+        price: "1000",
+        updated_at: "2025-03-01T00:00:00.123456Z",
+      });
     }
     const dbs = await withSource(book);
     const { report } = await runWith(dbs.env, { pageRows: 3 });
@@ -44,7 +61,14 @@ describe("the sync's cursors", () => {
 
     // A trade whose transaction began two minutes ago, behind the cursor, and only committed now.
     const late = new Book();
-    late.trade({ account_id: account.id, trade_date: "2024-05-02", type: "buy", quantity: 1, price: "1000", updated_at: await sourceTime(dbs.source, -120) });
+    late.trade({
+      account_id: account.id,
+      trade_date: "2024-05-02",
+      type: "buy",
+      quantity: 1,
+      price: "1000",
+      updated_at: await sourceTime(dbs.source, -120),
+    });
     await writeSource(dbs.source, late);
     const report = await synced(dbs.env);
     expect(report.synced_rows).toBe(copied);
@@ -94,8 +118,19 @@ describe("the sync's cursors", () => {
     // account and trade arrive first, and wait.
     const late = new Book();
     const customer = late.customer({ staff_id: staff.id, updated_at: await sourceTime(dbs.source, -3600) });
-    const account = late.account({ customer_id: customer.id, broker_id: broker.id, updated_at: await sourceTime(dbs.source, -10) });
-    const trade = late.trade({ account_id: account.id, trade_date: "2024-06-03", type: "buy", quantity: 10, price: "1000", updated_at: await sourceTime(dbs.source, -10) });
+    const account = late.account({
+      customer_id: customer.id,
+      broker_id: broker.id,
+      updated_at: await sourceTime(dbs.source, -10),
+    });
+    const trade = late.trade({
+      account_id: account.id,
+      trade_date: "2024-06-03",
+      type: "buy",
+      quantity: 10,
+      price: "1000",
+      updated_at: await sourceTime(dbs.source, -10),
+    });
     late.customers.length = 0;
     await writeSource(dbs.source, late);
     const held = await synced(dbs.env);
@@ -122,7 +157,11 @@ describe("the sync's cursors", () => {
 
     const late = new Book();
     const customer = late.customer({ staff_id: staff.id, updated_at: await sourceTime(dbs.source, -10) });
-    const account = late.account({ customer_id: customer.id, broker_id: broker.id, updated_at: await sourceTime(dbs.source, -10) });
+    const account = late.account({
+      customer_id: customer.id,
+      broker_id: broker.id,
+      updated_at: await sourceTime(dbs.source, -10),
+    });
     late.customers.length = 0;
     await writeSource(dbs.source, late);
     expect(await synced(dbs.env)).toMatchObject({ synced_rows: 1, pending_rows: 1 });

@@ -53,7 +53,15 @@ describe("sync failures", () => {
     const book = new Book();
     const { account } = book.simpleCustomer();
     const trades = ["FPT", "HPG", "VNM", "BOOM", "SSI", "MWG"].map((stock_code, i) =>
-      book.trade({ account_id: account.id, trade_date: "2024-01-02", stock_code, type: "buy", quantity: 1, price: "1000", updated_at: `2025-03-0${i + 1}T00:00:00Z` }),
+      book.trade({
+        account_id: account.id,
+        trade_date: "2024-01-02",
+        stock_code,
+        type: "buy",
+        quantity: 1,
+        price: "1000",
+        updated_at: `2025-03-0${i + 1}T00:00:00Z`,
+      }),
     );
     const dbs = await withSource(book);
     // The target refuses one row of the second page, as a broken page would fail.

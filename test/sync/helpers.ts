@@ -62,7 +62,9 @@ function contractRows(sql: Sql, table: string, updatedAt: string) {
 /** The target holds exactly the source's rows, column for column, soft-deleted ones included. */
 export async function expectMirrored(dbs: TestDatabases): Promise<void> {
   for (const { name } of STREAMS) {
-    expect(await contractRows(dbs.target, name, "source_updated_at"), name).toEqual(await contractRows(dbs.source, name, "updated_at"));
+    expect(await contractRows(dbs.target, name, "source_updated_at"), name).toEqual(
+      await contractRows(dbs.source, name, "updated_at"),
+    );
   }
   // The copied customer_id follows the account as the target holds it (null while it is missing).
   const drifted = await dbs.target`
@@ -73,7 +75,9 @@ export async function expectMirrored(dbs: TestDatabases): Promise<void> {
 
 /** Rows the target set aside, as (table, id, reason). */
 export async function rejectedRows(target: Sql) {
-  const union = STREAMS.map((s) => `select '${s.name}' as stream, id::text, rejected as reason from ${s.name} where rejected is not null`);
+  const union = STREAMS.map(
+    (s) => `select '${s.name}' as stream, id::text, rejected as reason from ${s.name} where rejected is not null`,
+  );
   return target.query(`${union.join(" union all ")} order by 1, 2`);
 }
 
@@ -107,17 +111,17 @@ export const acceptable = {
   holding: (h: HoldingRow) =>
     h.quantity >= 0 && !negative(h.avg_cost) && !negative(h.total_cost) && STOCK_CODE.test(h.stock_code),
   transaction: (t: TransactionRow) =>
-    t.quantity > 0 &&
-    ![t.price, t.total_value, t.fee, t.personal_tax].some(negative) &&
-    STOCK_CODE.test(t.stock_code),
+    t.quantity > 0 && ![t.price, t.total_value, t.fee, t.personal_tax].some(negative) && STOCK_CODE.test(t.stock_code),
 };
 
 const num = (money: string) => Number(money);
-const byKey = <T>(key: (row: T) => (string | number)[]) => (a: T, b: T) => {
-  const [ka, kb] = [key(a), key(b)];
-  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! < kb[i]! ? -1 : 1;
-  return 0;
-};
+const byKey =
+  <T>(key: (row: T) => (string | number)[]) =>
+  (a: T, b: T) => {
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! < kb[i]! ? -1 : 1;
+    return 0;
+  };
 
 export interface ServedCustomer {
   slug: string;
@@ -127,7 +131,9 @@ export interface ServedCustomer {
 }
 
 /** What the API should serve, per slug, and the broker list. */
-export async function referenceServed(source: Sql): Promise<{ customers: ServedCustomer[]; brokers: unknown[]; unservedSlugs: string[] }> {
+export async function referenceServed(
+  source: Sql,
+): Promise<{ customers: ServedCustomer[]; brokers: unknown[]; unservedSlugs: string[] }> {
   const book = await readSourceBook(source);
   const isLive = (r: { deleted_at: string | null }) => r.deleted_at === null;
   const brokerById = new Map(book.brokers.map((b) => [b.id, b]));
@@ -141,7 +147,11 @@ export async function referenceServed(source: Sql): Promise<{ customers: ServedC
       .filter((a) => a.customer_id === c.id && isLive(a) && brokerById.has(a.broker_id))
       .sort(byKey((a) => [brokerById.get(a.broker_id)!.code, a.account_no, a.id]));
     const accountById = new Map(accounts.map((a) => [a.id, a]));
-    const accountRef = (a: AccountRow) => ({ id: a.id, account_no: a.account_no, broker: brokerJson(brokerById.get(a.broker_id)!) });
+    const accountRef = (a: AccountRow) => ({
+      id: a.id,
+      account_no: a.account_no,
+      broker: brokerJson(brokerById.get(a.broker_id)!),
+    });
     const holdings = book.holdings
       .filter((h) => accountById.has(h.account_id) && isLive(h) && acceptable.holding(h))
       .map((h) => ({ h, a: accountById.get(h.account_id)! }))
@@ -180,14 +190,23 @@ export async function referenceServed(source: Sql): Promise<{ customers: ServedC
       phone: c.phone,
       staff_id: c.staff_id,
       staff: { id: staff.id, name: staff.name, email: staff.email },
-      accounts: accounts.map((a) => ({ id: a.id, customer_id: a.customer_id, broker_id: a.broker_id, account_no: a.account_no, broker: brokerJson(brokerById.get(a.broker_id)!) })),
+      accounts: accounts.map((a) => ({
+        id: a.id,
+        customer_id: a.customer_id,
+        broker_id: a.broker_id,
+        account_no: a.account_no,
+        broker: brokerJson(brokerById.get(a.broker_id)!),
+      })),
     };
     return { slug: c.slug, aggregate: { customer, portfolio: holdings, ...computeMetrics(trades) }, history };
   });
   const served = new Set(customers.map((c) => c.slug));
   return {
     customers,
-    brokers: book.brokers.filter(isLive).sort(byKey((b) => [b.code, b.id])).map(brokerJson),
+    brokers: book.brokers
+      .filter(isLive)
+      .sort(byKey((b) => [b.code, b.id]))
+      .map(brokerJson),
     unservedSlugs: book.customers.map((c) => c.slug).filter((s) => !served.has(s) && SERVABLE_SLUG.test(s)),
   };
 }
@@ -232,9 +251,19 @@ export async function sourceTime(source: Sql, offsetSeconds: number): Promise<st
 }
 
 /** Changes a source row the way the back office does: its fields, and `updated_at` bumped to `at`. */
-export async function changeSource(source: Sql, table: string, id: string, changes: Record<string, unknown>, at = "2025-06-01T00:00:00Z") {
+export async function changeSource(
+  source: Sql,
+  table: string,
+  id: string,
+  changes: Record<string, unknown>,
+  at = "2025-06-01T00:00:00Z",
+) {
   const assignments = Object.keys(changes).map((column, i) => `${column} = $${i + 3}`);
-  await source.query(`update ${table} set ${["updated_at = $2", ...assignments].join(", ")} where id = $1`, [id, at, ...Object.values(changes)]);
+  await source.query(`update ${table} set ${["updated_at = $2", ...assignments].join(", ")} where id = $1`, [
+    id,
+    at,
+    ...Object.values(changes),
+  ]);
 }
 
 export const softDelete = (source: Sql, table: string, id: string, at = "2025-06-01T00:00:00Z") =>
@@ -245,7 +274,9 @@ export const restore = (source: Sql, table: string, id: string, at = "2025-06-02
 
 /** Inserts rows of one table into the source. */
 export async function insertSource(source: Sql, table: string, rows: object[]): Promise<void> {
-  await source.query(`insert into ${table} select * from jsonb_populate_recordset(null::${table}, $1::jsonb)`, [JSON.stringify(rows)]);
+  await source.query(`insert into ${table} select * from jsonb_populate_recordset(null::${table}, $1::jsonb)`, [
+    JSON.stringify(rows),
+  ]);
 }
 
 export const countRows = (book: Book) => STREAMS.reduce((n, s) => n + book[s.name].length, 0);

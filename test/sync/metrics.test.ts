@@ -38,7 +38,14 @@ describe("stored metrics after a sync", () => {
     expect((await getJson(dbs.env, path)).headers.get("X-Cache")).toBe("HIT");
 
     const more = new Book();
-    more.trade({ account_id: book.accounts[0]!.id, trade_date: "2024-05-02", type: "buy", quantity: 10, price: "95000", updated_at: "2025-06-01T00:00:00Z" });
+    more.trade({
+      account_id: book.accounts[0]!.id,
+      trade_date: "2024-05-02",
+      type: "buy",
+      quantity: 10,
+      price: "95000",
+      updated_at: "2025-06-01T00:00:00Z",
+    });
     await writeSource(dbs.source, more);
     const report = await synced(dbs.env);
     // Only the holding the trade belongs to is recomputed; the customer's other holding is merged as stored.
@@ -74,7 +81,9 @@ describe("stored metrics after a sync", () => {
     const report = await synced(dbs.env);
     expect(report).toMatchObject({ holdings_recomputed: 0, metrics_recomputed: 2 });
     const tradesOf = (customer: string) => {
-      const accounts = new Set(book.accounts.filter((a) => (a.id === book.accounts[0]!.id ? to!.id : a.customer_id) === customer).map((a) => a.id));
+      const accounts = new Set(
+        book.accounts.filter((a) => (a.id === book.accounts[0]!.id ? to!.id : a.customer_id) === customer).map((a) => a.id),
+      );
       return book.transactions.filter((t) => accounts.has(t.account_id));
     };
     for (const c of [from!, to!]) {

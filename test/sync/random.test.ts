@@ -70,7 +70,8 @@ type Rng = ReturnType<typeof random>;
 async function operate(source: Sql, rng: Rng): Promise<string> {
   // Stamped up to a minute back: transactions that commit late, well inside the overlap window.
   const stamp = `clock_timestamp() - make_interval(secs => ${rng.int(60)})`;
-  const ids = async (table: string, where = "true") => (await source.query(`select id from ${table} where ${where} order by id`)).map((r) => r.id as string);
+  const ids = async (table: string, where = "true") =>
+    (await source.query(`select id from ${table} where ${where} order by id`)).map((r) => r.id as string);
   const touch = (table: string, id: string, set: string, params: unknown[] = []) =>
     source.query(`update ${table} set ${set}, updated_at = ${stamp} where id = $1`, [id, ...params]);
   const kind = rng.int(13);
@@ -85,14 +86,29 @@ async function operate(source: Sql, rng: Rng): Promise<string> {
       await source.query(
         `insert into transactions (id, account_id, trade_date, stock_code, isin_code, type, quantity, price, total_value, fee, personal_tax, updated_at)
          values (gen_random_uuid(), $1, $2, $3, 'VN000000TST1', $4, $5, 21000, $6, $7, 0, ${stamp})`,
-        [account, `2024-${String(1 + rng.int(12)).padStart(2, "0")}-1${rng.int(10)}`, rng.pick(["FPT", "HPG", "VNM"]), type, quantity, 21000 * Math.abs(quantity), bad && rng.int(2) ? "-1" : `${rng.int(50)}.0001`],
+        [
+          account,
+          `2024-${String(1 + rng.int(12)).padStart(2, "0")}-1${rng.int(10)}`,
+          rng.pick(["FPT", "HPG", "VNM"]),
+          type,
+          quantity,
+          21000 * Math.abs(quantity),
+          bad && rng.int(2) ? "-1" : `${rng.int(50)}.0001`,
+        ],
       );
       return bad ? "insert a bad trade" : "insert a trade";
     }
     case 2: {
       const trade = rng.pick(await ids("transactions"));
       if (!trade) return "no trade";
-      const change = rng.pick(["quantity = quantity + 7", "fee = fee + 0.0001", "price = -price", "quantity = abs(quantity) + 1, price = abs(price)", "stock_code = 'vnm'", "stock_code = 'VNM'"])!;
+      const change = rng.pick([
+        "quantity = quantity + 7",
+        "fee = fee + 0.0001",
+        "price = -price",
+        "quantity = abs(quantity) + 1, price = abs(price)",
+        "stock_code = 'vnm'",
+        "stock_code = 'VNM'",
+      ])!;
       await touch("transactions", trade, change);
       return `update a trade: ${change}`;
     }
@@ -131,7 +147,8 @@ async function operate(source: Sql, rng: Rng): Promise<string> {
     }
     case 9: {
       const customer = rng.pick(await ids("customers"));
-      if (customer) await touch("customers", customer, "slug = $2", [rng.int(5) === 0 ? `no good slug ${crypto.randomUUID()}!` : newSlug()]);
+      if (customer)
+        await touch("customers", customer, "slug = $2", [rng.int(5) === 0 ? `no good slug ${crypto.randomUUID()}!` : newSlug()]);
       return "rename a slug";
     }
     case 10: {
@@ -189,7 +206,11 @@ async function expectNoWrongOwner(env: Env, source: Sql): Promise<void> {
     expect(owner.deleted_at, `slug ${slug} served for a deleted customer`).toBeNull();
     for (const account of body.data.customer.accounts) {
       const truth = accounts.get(account.id);
-      if (truth) expect({ owner: truth.customer_id, deleted: truth.deleted_at }, `account ${account.id}`).toEqual({ owner: owner.id, deleted: null });
+      if (truth)
+        expect({ owner: truth.customer_id, deleted: truth.deleted_at }, `account ${account.id}`).toEqual({
+          owner: owner.id,
+          deleted: null,
+        });
     }
     const history = await getJson(uncached, `/api/transactions/${slug}?per_page=100`);
     for (const trade of history.body.data) {
@@ -197,7 +218,11 @@ async function expectNoWrongOwner(env: Env, source: Sql): Promise<void> {
       if (!truth) continue;
       const account = accounts.get(truth.account_id);
       expect(truth.deleted_at, `trade ${trade.id}`).toBeNull();
-      if (account) expect({ owner: account.customer_id, deleted: account.deleted_at }, `trade ${trade.id}'s account`).toEqual({ owner: owner.id, deleted: null });
+      if (account)
+        expect({ owner: account.customer_id, deleted: account.deleted_at }, `trade ${trade.id}'s account`).toEqual({
+          owner: owner.id,
+          deleted: null,
+        });
     }
   }
 }

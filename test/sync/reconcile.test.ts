@@ -19,7 +19,13 @@ function widerBook(): Book {
     const account = book.account({ customer_id: customer.id, broker_id: broker.id, account_no: `00${c}` });
     book.holding({ account_id: account.id });
     for (let d = 1; d <= 6; d++) {
-      book.trade({ account_id: account.id, trade_date: `2024-0${d}-0${c + 1}`, type: d % 3 === 0 ? "sell" : "buy", quantity: 10 * d, price: `${1000 + d}` });
+      book.trade({
+        account_id: account.id,
+        trade_date: `2024-0${d}-0${c + 1}`,
+        type: d % 3 === 0 ? "sell" : "buy",
+        quantity: 10 * d,
+        price: `${1000 + d}`,
+      });
     }
   }
   return book;
@@ -44,66 +50,83 @@ async function drift(dbs: Awaited<ReturnType<typeof withSource>>, book: Book): P
 }
 
 describe("full reconciliation", () => {
-  it("repairs every kind of drift, counts each repair, and finds nothing the second time", async () => {
-    const book = widerBook();
-    const dbs = await withSource(book);
-    await synced(dbs.env);
-    const repairs = await drift(dbs, book);
+  it(
+    "repairs every kind of drift, counts each repair, and finds nothing the second time",
+    async () => {
+      const book = widerBook();
+      const dbs = await withSource(book);
+      await synced(dbs.env);
+      const repairs = await drift(dbs, book);
 
-    expect((await synced(dbs.env)).synced_rows).toBe(0);
-    const full = await synced(dbs.env, "full");
-    expect(full).toMatchObject({ mode: "full", complete: true, synced_rows: repairs });
-    expect(full.reconciliation).toMatchObject({ done: true, repaired_ranges: expect.any(Number) });
-    expect(full.streams.transactions).toMatchObject({ inserted: 1, updated: 2, deleted: 0 });
-    expect(full.streams.brokers.deleted).toBe(1);
-    expect(full.streams.holdings.deleted).toBe(1);
-    await expectInSync(dbs);
+      expect((await synced(dbs.env)).synced_rows).toBe(0);
+      const full = await synced(dbs.env, "full");
+      expect(full).toMatchObject({ mode: "full", complete: true, synced_rows: repairs });
+      expect(full.reconciliation).toMatchObject({ done: true, repaired_ranges: expect.any(Number) });
+      expect(full.streams.transactions).toMatchObject({ inserted: 1, updated: 2, deleted: 0 });
+      expect(full.streams.brokers.deleted).toBe(1);
+      expect(full.streams.holdings.deleted).toBe(1);
+      await expectInSync(dbs);
 
-    const again = await synced(dbs.env, "full");
-    expect(again).toMatchObject({ synced_rows: 0, reconciliation: { repaired_ranges: 0, done: true } });
-  }, HEAVY);
+      const again = await synced(dbs.env, "full");
+      expect(again).toMatchObject({ synced_rows: 0, reconciliation: { repaired_ranges: 0, done: true } });
+    },
+    HEAVY,
+  );
 
-  it("costs one checksum request per table and database when nothing differs", async () => {
-    const dbs = await withSource(widerBook());
-    await synced(dbs.env);
-    const before = await dbs.sourceRequests();
-    const full = await synced(dbs.env, "full");
-    expect(full).toMatchObject({ synced_rows: 0, reconciliation: { repaired_ranges: 0, done: true } });
-    // The upper bound, one empty page per stream, one checksum per table.
-    expect((await dbs.sourceRequests()) - before).toBe(1 + 6 + 6);
-  }, HEAVY);
+  it(
+    "costs one checksum request per table and database when nothing differs",
+    async () => {
+      const dbs = await withSource(widerBook());
+      await synced(dbs.env);
+      const before = await dbs.sourceRequests();
+      const full = await synced(dbs.env, "full");
+      expect(full).toMatchObject({ synced_rows: 0, reconciliation: { repaired_ranges: 0, done: true } });
+      // The upper bound, one empty page per stream, one checksum per table.
+      expect((await dbs.sourceRequests()) - before).toBe(1 + 6 + 6);
+    },
+    HEAVY,
+  );
 
-  it.each([1, 2, 3, 5, 8, 13, 21])("resumes a full run stopped after %i steps, in later runs of any mode", async (steps) => {
-    const book = widerBook();
-    const dbs = await withSource(book);
-    await synced(dbs.env);
-    const repairs = await drift(dbs, book);
+  it.each([1, 2, 3, 5, 8, 13, 21])(
+    "resumes a full run stopped after %i steps, in later runs of any mode",
+    async (steps) => {
+      const book = widerBook();
+      const dbs = await withSource(book);
+      await synced(dbs.env);
+      const repairs = await drift(dbs, book);
 
-    // Small leaves, so the repair takes many steps to stop between.
-    const limits = { reconcileLeafRows: 1, pageRows: 2 };
-    const stopped = await runWith(dbs.env, { ...limits, stopAfterSteps: steps }, "full");
-    expect(stopped.report.complete).toBe(false);
-    let total = stopped.report.synced_rows;
-    let complete = false;
-    // Later runs stop too, each after enough steps to read its streams and reach one leaf.
-    for (let run = 0; !complete && run < 40; run++) {
-      const next = await runWith(dbs.env, { ...limits, stopAfterSteps: 20 }, "delta");
-      total += next.report.synced_rows;
-      complete = next.report.complete;
-    }
-    expect(complete).toBe(true);
-    expect(total).toBe(repairs);
-    expect(await dbs.target`select * from reconcile_progress`).toEqual([]);
-    await expectInSync(dbs);
-  }, HEAVY);
+      // Small leaves, so the repair takes many steps to stop between.
+      const limits = { reconcileLeafRows: 1, pageRows: 2 };
+      const stopped = await runWith(dbs.env, { ...limits, stopAfterSteps: steps }, "full");
+      expect(stopped.report.complete).toBe(false);
+      let total = stopped.report.synced_rows;
+      let complete = false;
+      // Later runs stop too, each after enough steps to read its streams and reach one leaf.
+      for (let run = 0; !complete && run < 40; run++) {
+        const next = await runWith(dbs.env, { ...limits, stopAfterSteps: 20 }, "delta");
+        total += next.report.synced_rows;
+        complete = next.report.complete;
+      }
+      expect(complete).toBe(true);
+      expect(total).toBe(repairs);
+      expect(await dbs.target`select * from reconcile_progress`).toEqual([]);
+      await expectInSync(dbs);
+    },
+    HEAVY,
+  );
 
-  it("rebuilds a target emptied by hand", async () => {
-    const book = widerBook();
-    const dbs = await withSource(book);
-    await synced(dbs.env);
-    for (const table of ["transactions", "holdings", "accounts", "customers", "staff", "brokers"]) await dbs.target.query(`delete from ${table}`);
-    const full = await synced(dbs.env, "full");
-    expect(full).toMatchObject({ complete: true, synced_rows: countRows(book) });
-    await expectInSync(dbs);
-  }, HEAVY);
+  it(
+    "rebuilds a target emptied by hand",
+    async () => {
+      const book = widerBook();
+      const dbs = await withSource(book);
+      await synced(dbs.env);
+      for (const table of ["transactions", "holdings", "accounts", "customers", "staff", "brokers"])
+        await dbs.target.query(`delete from ${table}`);
+      const full = await synced(dbs.env, "full");
+      expect(full).toMatchObject({ complete: true, synced_rows: countRows(book) });
+      await expectInSync(dbs);
+    },
+    HEAVY,
+  );
 });

@@ -38,7 +38,11 @@ export async function findPortfolio(db: Db, slug: Lookup): Promise<Holding[] | u
  * One of the customer's stored metrics. The sync computes and stores them; a customer it has
  * not reached yet reads as one without trades.
  */
-async function findStoredMetric<K extends keyof CustomerMetrics>(db: Db, slug: Lookup, metric: K): Promise<CustomerMetrics[K] | undefined> {
+async function findStoredMetric<K extends keyof CustomerMetrics>(
+  db: Db,
+  slug: Lookup,
+  metric: K,
+): Promise<CustomerMetrics[K] | undefined> {
   const { rows } = await db.execute<{ value: CustomerMetrics[K] | null }>(sql`
     select ${customerMetrics[metric]} as value
     from ${customers} ${withStaff} ${withMetrics}
