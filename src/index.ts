@@ -1,11 +1,17 @@
-/** Worker entry: HTTP requests go to the Hono app, Cron Triggers run the delta sync. */
+/**
+ * Worker entry: HTTP requests go to the Hono app, Cron Triggers run the delta sync, and the
+ * continuation queue runs the next sync after one that stopped at its budget.
+ */
 import { app } from "./app";
 import type { Env } from "./env";
-import { cronSync } from "./sync/worker";
+import { type Continuation, continueSync, cronSync } from "./sync/worker";
 
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(cronSync(env));
   },
-} satisfies ExportedHandler<Env>;
+  async queue(batch, env) {
+    await continueSync(batch, env);
+  },
+} satisfies ExportedHandler<Env, Continuation>;

@@ -149,6 +149,7 @@ export const sync = new OpenAPIHono<AppEnv>()
         trigger: "manual",
         mode: c.req.valid("query").mode,
         origin: new URL(c.req.url).origin,
+        queue: c.env.SYNC_QUEUE,
       });
       return c.json({ success: true as const, data: report }, 200);
     } catch (err) {

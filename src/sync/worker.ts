@@ -2,6 +2,14 @@
  * The sync as the Worker runs it, from POST /api/sync, the Cron Trigger and the continuation
  * queue: the engine (src/sync/run.ts), then the cached responses of what changed invalidated,
  * and every outcome logged as one JSON line (never a connection string, a key or a slug).
+ *
+ * Runs chain (DESIGN §7): a run that stops at its budget sends a continuation to SYNC_QUEUE, and
+ * the queue's consumer starts the next run at once, so a backlog (an initial load, a busy day)
+ * is worked off run after run instead of one run per cron tick. A Queue rather than a Workflow
+ * or a frequent cron: the lease and the cursors already keep all the state a chain needs, a
+ * queue consumer may run as long as a cron run (sync-edge §C1), delivery is at least once (a run
+ * killed midway leaves its message to be delivered again), and a message can wait out a held
+ * lease with a delay. The cron stays as the safety net: it starts a chain again if one breaks.
  */
 import { BROKERS_SCOPE, customerScope, invalidate } from "../cache";
 import { getConfig, type Config, type Env } from "../env";
@@ -32,8 +40,20 @@ function logFailure(trigger: RunOptions["trigger"], err: unknown): void {
   else log("error", "sync_failed", { trigger, error: describe(err) });
 }
 
-/** Runs a sync; `origin` is the Worker's own origin, under which its cache keys live. */
-export async function syncAndInvalidate(config: Config, options: RunOptions & { origin?: string }): Promise<SyncReport> {
+/** What a run that stopped at its budget sends on: the next run needs nothing but the lease. */
+export interface Continuation {
+  after_run: string;
+}
+
+export interface WorkerRunOptions extends RunOptions {
+  /** The Worker's own origin, under which its cache keys live. */
+  origin?: string;
+  /** Where a run that stops at its budget sends its continuation (none: the next cron tick continues). */
+  queue?: Queue<Continuation>;
+}
+
+/** Runs a sync, invalidates what it made stale, and hands on when it stopped at its budget. */
+export async function syncAndInvalidate(config: Config, options: WorkerRunOptions): Promise<SyncReport> {
   let outcome: SyncOutcome;
   try {
     outcome = await runSync(config, options);
@@ -43,7 +63,33 @@ export async function syncAndInvalidate(config: Config, options: RunOptions & { 
   }
   await invalidateStale(outcome.stale, config, options.origin);
   log("info", "sync", { trigger: options.trigger, ...outcome.report });
+  if (!outcome.report.complete && options.queue) {
+    // Not fatal if it fails: the next cron tick continues where this run stopped.
+    await options.queue
+      .send({ after_run: outcome.report.run_id })
+      .catch((err: unknown) => log("error", "sync_continuation_failed", { run_id: outcome.report.run_id, error: describe(err) }));
+  }
   return outcome.report;
+}
+
+/** How long a continuation waits after a run that failed for another reason than the lease. */
+const RETRY_AFTER_FAILURE_SECONDS = 30;
+
+/**
+ * The continuation queue's consumer: each message starts the next run. A run holding the lease
+ * makes the message wait until the lease expires (it will have sent its own continuation if it
+ * stops short); a failure retries it later.
+ */
+export async function continueSync(batch: MessageBatch<Continuation>, env: Env, options: { limits?: RunOptions["limits"] } = {}): Promise<void> {
+  const config = getConfig(env);
+  for (const message of batch.messages) {
+    try {
+      await syncAndInvalidate(config, { trigger: "chain", mode: "delta", origin: config.PUBLIC_ORIGIN, queue: env.SYNC_QUEUE, limits: options.limits });
+      message.ack();
+    } catch (err) {
+      message.retry({ delaySeconds: err instanceof LeaseHeldError ? err.retryAfterSeconds : RETRY_AFTER_FAILURE_SECONDS });
+    }
+  }
 }
 
 /**
@@ -58,5 +104,7 @@ export async function cronSync(env: Env): Promise<void> {
     logFailure("cron", err);
     return;
   }
-  await syncAndInvalidate(config, { trigger: "cron", mode: "delta", origin: config.PUBLIC_ORIGIN }).catch(() => undefined); // logged above
+  await syncAndInvalidate(config, { trigger: "cron", mode: "delta", origin: config.PUBLIC_ORIGIN, queue: env.SYNC_QUEUE }).catch(
+    () => undefined, // logged above
+  );
 }
