@@ -75,13 +75,12 @@ async function main() {
   process.on("SIGTERM", () => void stop(0));
   void wrangler.exited.then((code) => stop(code));
 
-  // A run stops at its budget and reports complete: false; the next one continues.
-  for (let run = 1; ; run++) {
-    const res = await fetch(`${base}/api/sync`, { method: "POST", headers: { "X-Admin-Key": adminKey } });
-    const body = (await res.json()) as { data?: { synced_rows: number; duration_ms: number; complete: boolean } };
-    if (!res.ok || !body.data) throw new Error(`sync failed: HTTP ${res.status} ${JSON.stringify(body)}`);
-    console.log(`sync run ${run}: ${body.data.synced_rows} rows in ${body.data.duration_ms} ms, complete: ${body.data.complete}`);
-    if (body.data.complete) break;
+  try {
+    await syncUntilComplete(adminKey);
+  } catch (err) {
+    // Never leave wrangler dev holding the port behind us.
+    console.error(err instanceof Error ? err.message : err);
+    await stop(1);
   }
 
   const slugs = (await target`select slug, name from customers order by name limit 5`) as Array<{ slug: string; name: string }>;
@@ -91,6 +90,27 @@ async function main() {
     console.log(`  ${name.padEnd(width)}  page ${base}/c/${slug}   API ${base}/api/aggregate/${slug}`);
   if (!slugs.length) console.log("  (no customers yet: SEED=none, or the sync has not copied any)");
   console.log("Ctrl-C stops it.\n");
+}
+
+/**
+ * Syncs until a run reports complete (a run stops at its budget; the next one continues). When
+ * another run holds the lease (a run of an earlier start that was killed, or a chained run the
+ * service started itself), waits as long as the 409's Retry-After says, and tries again.
+ */
+async function syncUntilComplete(adminKey: string): Promise<void> {
+  for (let run = 1; ; ) {
+    const res = await fetch(`${base}/api/sync`, { method: "POST", headers: { "X-Admin-Key": adminKey } });
+    const body = (await res.json()) as { data?: { synced_rows: number; duration_ms: number; complete: boolean }; details?: { reason?: string } };
+    if (res.status === 409) {
+      const wait = Number(res.headers.get("Retry-After") ?? "5");
+      console.log(`${body.details?.reason ?? "another sync run holds the lease"}: waiting ${wait} s`);
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      continue;
+    }
+    if (!res.ok || !body.data) throw new Error(`sync failed: HTTP ${res.status} ${JSON.stringify(body)}`);
+    console.log(`sync run ${run++}: ${body.data.synced_rows} rows in ${body.data.duration_ms} ms, complete: ${body.data.complete}`);
+    if (body.data.complete) return;
+  }
 }
 
 main().catch((err) => {
