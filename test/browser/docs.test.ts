@@ -5,15 +5,19 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Book, writeTarget } from "../support/book";
+import { Book } from "../support/book";
 import { launchChromium } from "./chromium";
-import { type Service, startService } from "./service";
+import { type Stack, startStack } from "./harness";
 
-let service: Service;
+/** A back office with one broker, synced into the target when the stack starts. */
+const book = new Book();
+const broker = book.broker({ code: "VND", name: "VNDirect Securities" });
+
+let service: Stack;
 let browser: Browser;
 
 beforeAll(async () => {
-  [service, browser] = await Promise.all([startService(), launchChromium()]);
+  [service, browser] = await Promise.all([startStack({ book }), launchChromium()]);
 });
 
 afterAll(async () => {
@@ -56,10 +60,6 @@ describe("the API reference in Chromium", () => {
   });
 
   it('sends a "try it" request that succeeds and shows its answer', async () => {
-    const book = new Book();
-    const broker = book.broker({ code: "VND", name: "VNDirect Securities" });
-    await writeTarget(service.target, book);
-
     const { page, foreign, errors } = await openReference();
     await page.locator("aside").getByText("Supported brokers", { exact: true }).click();
     await page
