@@ -80,6 +80,7 @@ describe("the OpenAPI document", () => {
       "get /api/aggregate/{slug}": lookup,
       "get /api/brokers": ["200", "304", "500", "503"],
       "post /api/sync": ["200", "400", "401", "409", "429", "500", "502", "503"],
+      "get /api/sync/status": ["200", "401", "429", "500", "503"],
       "get /api/health": ["200", "500", "503"],
       "get /api/health/live": ["200", "500"],
       "get /api/health/db": ["200", "500", "503"],
