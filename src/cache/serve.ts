@@ -14,7 +14,7 @@
  * Entries are stored longer than the TTL: a fresh entry (younger than the TTL) is a HIT; an older
  * one is only served when the database fails (stale-if-error).
  */
-import type { Context } from "hono";
+import type { Context, Input, TypedResponse } from "hono";
 import type { AppEnv } from "../context";
 import { isDatabaseUnavailable } from "../errors";
 import { BROKERS_SCOPE, cacheTag, customerScope, entryKey, resourceKey, versionKey } from "./keys";
@@ -29,15 +29,19 @@ const REPRESENTATION_HEADERS = ["Content-Type", "Content-Language", "Content-Sec
 /** What answers the cache did not produce carry: nobody may store them. */
 export const NOT_STORED = "private, no-store";
 
-// Any route's context: the wrapper reads only what every route has.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyContext = Context<AppEnv, any, any>;
+/** Any route's context: the wrapper reads only what every route has. */
+type AnyContext = Context<AppEnv, string, Input>;
 
 /** Whose answers a route gives, from its request. */
 export type Scope = (c: AnyContext) => string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Handler = (c: any, ...rest: any[]) => any;
+/**
+ * A route's handler as its route declares it. Its context is its own route's, narrower than
+ * AnyContext, so the parameter is declared as a method's, which TypeScript compares bivariantly.
+ * It answers a TypedResponse: the type-level view of the Response that c.json() and c.html() make.
+ */
+type Handler = { handle(c: AnyContext, ...rest: unknown[]): Answer | Promise<Answer> }["handle"];
+type Answer = Response | TypedResponse;
 
 /** What a request's answer is stored under within its scope. */
 export type Resource = (c: AnyContext) => string;
@@ -54,7 +58,8 @@ const validatedResource: Resource = (c) =>
  */
 export function cached(scope: Scope, resource: Resource = validatedResource) {
   return <H extends Handler>(handler: H): H =>
-    (async (c: AnyContext, ...rest: unknown[]) => serve(c, scope(c), resource, async () => handler(c, ...rest))) as H;
+    (async (c: AnyContext, ...rest: unknown[]) =>
+      serve(c, scope(c), resource, async () => (await handler(c, ...rest)) as Response)) as H;
 }
 
 async function serve(c: AnyContext, scope: string, resourceOf: Resource, answer: () => Promise<Response>): Promise<Response> {

@@ -250,7 +250,7 @@ function addDeal(
     if (!monthSum) agg.monthPnl.set(key, (monthSum = fixedSum()));
     agg.lastMonthSum = monthSum;
   }
-  const integer = pnl === pnl; // not NaN
+  const integer = !Number.isNaN(pnl);
   if (integer) addInteger(monthSum, pnl);
   else addFraction(monthSum, num, den);
   if (integer ? pnl === 0 : num === 0n) return; // break-even: only total_deals and its month
@@ -282,7 +282,7 @@ export function offerTop(top: TopDeal[], deal: TopDeal, wins: boolean): void {
   let at = top.length;
   while (at > 0 && rank(deal, top[at - 1] as TopDeal, wins) < 0) at--;
   if (at === TOP_DEALS) return;
-  top.splice(at, 0, deal.small === deal.small ? { ...deal, num: BigInt(deal.small), den: 1n } : { ...deal });
+  top.splice(at, 0, Number.isNaN(deal.small) ? { ...deal } : { ...deal, num: BigInt(deal.small), den: 1n });
   if (top.length > TOP_DEALS) top.pop();
 }
 
@@ -303,8 +303,8 @@ export function rank(a: TopDeal, b: TopDeal, wins: boolean): number {
  * denominators are positive, so cross-multiplying keeps the order.
  */
 function comparePnl(a: TopDeal, b: TopDeal): number {
-  const aSmall = a.small === a.small;
-  const bSmall = b.small === b.small;
+  const aSmall = !Number.isNaN(a.small);
+  const bSmall = !Number.isNaN(b.small);
   if (aSmall && bSmall) return a.small > b.small ? 1 : a.small < b.small ? -1 : 0;
   const aNum = aSmall ? BigInt(a.small) : a.num;
   const aDen = aSmall ? 1n : a.den;

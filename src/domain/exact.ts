@@ -30,7 +30,7 @@ export function exactCollector(): { sink: DealSink; sums: ExactSums } {
   const matched: number[] = [];
   const months: string[] = [];
   const sink: DealSink = (sell, m, pnl, num, den, days) => {
-    const integer = pnl === pnl; // not NaN: the exact integer pnl (fifo.ts DealSink)
+    const integer = !Number.isNaN(pnl); // the exact integer pnl (fifo.ts DealSink)
     nums.push(integer ? BigInt(pnl) : num);
     dens.push(integer ? 1n : den);
     shareDays.push(days);

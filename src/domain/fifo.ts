@@ -150,33 +150,39 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink): nu
     while (wanted > 0 && head < shares.length) {
       const lotShares = shares[head] as number;
       const left = lotShares - headUsed;
-      const take = wanted < left ? wanted : left;
+      const take = Math.min(wanted, left);
       shareDays += take * (trade.day - (day[head] as number));
       const c = cost[head] as number;
-      done: if (!big && c >= 0) {
+      // The number path; `exact` turns false at the first step it could not take exactly, and
+      // then nothing of that step has been applied.
+      let exact = !big && c >= 0;
+      if (exact) {
         // Costs are >= 0, so `whole` only falls: checking it after each step keeps it exact.
         if (take === lotShares) {
           const w = whole - c;
-          if (w <= -EXACT) break done;
-          whole = w;
+          exact = w > -EXACT;
+          if (exact) whole = w;
         } else {
           // c = a * lotShares + r, so c * take / lotShares = a * take + r * take / lotShares;
           // a * take <= c < 2^53 and r < lotShares, so only r * take needs checking.
           const r = c % lotShares;
           const rt = r * take;
-          if (rt >= EXACT) break done;
           const rest = rt % lotShares;
           const w = whole - (((c - r) / lotShares) * take + (rt - rest) / lotShares);
-          if (w <= -EXACT) break done;
-          if (rest !== 0) {
+          exact = rt < EXACT && w > -EXACT;
+          if (exact && rest !== 0) {
             const n = num * lotShares - rest * den;
             const d = den * lotShares;
-            if (d >= EXACT || rest * den >= EXACT || Math.abs(num * lotShares) >= EXACT || Math.abs(n) >= EXACT) break done;
-            num = n;
-            den = d;
+            exact = d < EXACT && rest * den < EXACT && Math.abs(num * lotShares) < EXACT && Math.abs(n) < EXACT;
+            if (exact) {
+              num = n;
+              den = d;
+            }
           }
-          whole = w;
+          if (exact) whole = w;
         }
+      }
+      if (exact) {
         wanted -= take;
         if (take === left) {
           head++;
@@ -218,30 +224,32 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink): nu
     if (!big && !trade.big) {
       // |net| < 2^52: three amounts below 10^15 each.
       const net = trade.total_value - trade.fee - trade.personal_tax;
-      done: {
-        if (matched === quantity) {
-          const w = whole + net;
-          if (Math.abs(w) >= EXACT) break done;
-          whole = w;
-        } else {
-          // Truncated toward zero like the bigint path: |net| = a * quantity + r.
-          const sign = net < 0 ? -1 : 1;
-          const abs = net < 0 ? -net : net;
-          const r = abs % quantity;
-          const rm = r * matched;
-          if (rm >= EXACT) break done;
-          const rest = rm % quantity;
-          const w = whole + sign * (((abs - r) / quantity) * matched + (rm - rest) / quantity);
-          if (Math.abs(w) >= EXACT) break done;
-          if (rest !== 0) {
-            const n = num * quantity + sign * rest * den;
-            const d = den * quantity;
-            if (d >= EXACT || rest * den >= EXACT || Math.abs(num * quantity) >= EXACT || Math.abs(n) >= EXACT) break done;
+      let exact: boolean;
+      if (matched === quantity) {
+        const w = whole + net;
+        exact = Math.abs(w) < EXACT;
+        if (exact) whole = w;
+      } else {
+        // Truncated toward zero like the bigint path: |net| = a * quantity + r.
+        const sign = net < 0 ? -1 : 1;
+        const abs = net < 0 ? -net : net;
+        const r = abs % quantity;
+        const rm = r * matched;
+        const rest = rm % quantity;
+        const w = whole + sign * (((abs - r) / quantity) * matched + (rm - rest) / quantity);
+        exact = rm < EXACT && Math.abs(w) < EXACT;
+        if (exact && rest !== 0) {
+          const n = num * quantity + sign * rest * den;
+          const d = den * quantity;
+          exact = d < EXACT && rest * den < EXACT && Math.abs(num * quantity) < EXACT && Math.abs(n) < EXACT;
+          if (exact) {
             num = n;
             den = d;
           }
-          whole = w;
         }
+        if (exact) whole = w;
+      }
+      if (exact) {
         if (den === 1) sink(trade, matched, whole, 0n, 1n, shareDays);
         else sink(trade, matched, NaN, BigInt(whole) * BigInt(den) + BigInt(num), BigInt(den), shareDays);
         continue;

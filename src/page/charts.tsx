@@ -51,6 +51,7 @@ function Frame(props: ChartProps & { children: Child }) {
     <svg class="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} focusable="false">
       <title id={`${id}-title`}>{title}</title>
       <desc id={`${id}-desc`}>{description}</desc>
+      {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <g> is never focusable (no tabindex, no links inside); Biome takes every SVG element but <svg> for an interactive one. */}
       <g class="grid" aria-hidden="true">
         {ticks.map((t) => (
           <g>
@@ -78,6 +79,7 @@ export function LineChart(props: ChartProps) {
   const coords = props.points.map((p, i) => `${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
   return (
     <Frame {...props}>
+      {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <g> is never focusable (no tabindex, no links inside); Biome takes every SVG element but <svg> for an interactive one. */}
       <g class="series" aria-hidden="true">
         <polyline points={coords} />
         {props.points.map((p, i) => (
@@ -93,6 +95,7 @@ export function BarChart(props: ChartProps) {
   const width = Math.max(1, band * 0.7);
   return (
     <Frame {...props}>
+      {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <g> is never focusable (no tabindex, no links inside); Biome takes every SVG element but <svg> for an interactive one. */}
       <g class="bars" aria-hidden="true">
         {props.points.map((p, i) => (
           <rect

@@ -31,6 +31,7 @@ const Day = (p: { v: View; iso: string }) => <time datetime={p.iso}>{p.v.f.date(
 /** A table that scrolls sideways on a narrow screen, reachable by keyboard to do so; a group, not a second landmark beside its section. */
 function Scroll(props: { label: string; children: Child }) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements: the <fieldset> it suggests groups form controls, and its default min-inline-size: min-content would stop the very scrolling this box is for.
     <div class="scroll" role="group" aria-label={props.label} tabindex={0}>
       {props.children}
     </div>
@@ -622,7 +623,9 @@ function Problems(props: { v: View; issues: FilterIssue[] }) {
   const seen = new Set<string>();
   const lines = props.issues.filter((issue) => {
     const key = `${issue.field}:${issue.order}`;
-    return seen.has(key) ? false : (seen.add(key), true);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
   return (
     <div class="problem" role="alert" id="filter-problems">

@@ -11,7 +11,7 @@ import { createMiddleware } from "hono/factory";
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../context";
-import { findAggregate, findCustomerPage } from "../db/queries";
+import { type Aggregate, findAggregate, findCustomerPage } from "../db/queries";
 import { onError } from "../error-handler";
 import { Document } from "../page/document";
 import { formatFor } from "../page/format";
@@ -103,7 +103,7 @@ export const page = new Hono<AppEnv>()
       // Invalid filters still show the customer, with the message where the history would be;
       // one round trip either way.
       let state: HistoryState;
-      let aggregate;
+      let aggregate: Aggregate | undefined;
       if (filters.success) {
         const found = await findCustomerPage(db, slug, filters.query);
         aggregate = found?.aggregate;

@@ -270,7 +270,9 @@ describe("the customer's page in Chromium", () => {
         await page.goto(`${stack.url}${path}`);
         await page.addScriptTag({ content: axeSource });
         // Open the figures behind the charts, so axe checks them too.
-        await page.$$eval("details", (all) => all.forEach((d) => d.setAttribute("open", "")));
+        await page.$$eval("details", (all) => {
+          for (const d of all) d.setAttribute("open", "");
+        });
         const violations = await page.evaluate(async () => {
           const result = await (window as any).axe.run(document);
           return result.violations.map((v: any) => ({ id: v.id, nodes: v.nodes.map((n: any) => n.target.join(" ")) }));

@@ -15,24 +15,26 @@ export async function getPage(env: Env, path: string, headers: Record<string, st
 
 /** The value and the text of the figure a summary card shows. */
 export function figure(html: string, name: string): { value: string; text: string } {
-  const match = new RegExp(`data-figure="${name}"[^]*?<data value="([^"]*)"[^>]*>([^<]*)</data>`).exec(html);
+  const match = new RegExp(`data-figure="${name}"[\\s\\S]*?<data value="([^"]*)"[^>]*>([^<]*)</data>`).exec(html);
   if (!match) throw new Error(`no figure ${name}`);
   return { value: match[1]!, text: match[2]! };
 }
 
 /** The rows of the table marked data-table=`name`, each as the values of its <data>/<time> cells. */
 export function tableRows(html: string, name: string): string[][] {
-  const table = new RegExp(`<table data-table="${name}">([^]*?)</table>`).exec(html)?.[1];
+  const table = new RegExp(`<table data-table="${name}">([\\s\\S]*?)</table>`).exec(html)?.[1];
   if (table === undefined) return [];
-  const body = /<tbody>([^]*?)<\/tbody>/.exec(table)?.[1] ?? "";
-  return [...body.matchAll(/<tr[^>]*>([^]*?)<\/tr>/g)].map(([, row]) =>
+  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)?.[1] ?? "";
+  return [...body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map(([, row]) =>
     [...row!.matchAll(/<(?:data value|time datetime)="([^"]*)"/g)].map(([, value]) => value!),
   );
 }
 
 /** Ids of the history rows shown, in order. */
 export const historyIds = (html: string) =>
-  [...(/<table data-table="history">([^]*?)<\/table>/.exec(html)?.[1] ?? "").matchAll(/<tr data-id="([^"]+)"/g)].map((m) => m[1]);
+  [...(/<table data-table="history">([\s\S]*?)<\/table>/.exec(html)?.[1] ?? "").matchAll(/<tr data-id="([^"]+)"/g)].map(
+    (m) => m[1],
+  );
 
 /** Hrefs of the links with this rel (prev, next). */
 export const relLink = (html: string, rel: string) =>

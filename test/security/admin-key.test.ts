@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/env";
 import { Book, writeSource } from "../support/book";
 import { adminKeyWeakness } from "../../src/auth";
-import { freshDatabases, setFault, type TestDatabases } from "../support/databases";
+import { freshDatabases, type TestDatabases } from "../support/databases";
 import { Client, newIp, type Reply } from "../support/worker";
 
 const UNAUTHORIZED = { success: false, error: "Unauthorized" };
