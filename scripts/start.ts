@@ -100,7 +100,10 @@ async function main() {
 async function syncUntilComplete(adminKey: string): Promise<void> {
   for (let run = 1; ; ) {
     const res = await fetch(`${base}/api/sync`, { method: "POST", headers: { "X-Admin-Key": adminKey } });
-    const body = (await res.json()) as { data?: { synced_rows: number; duration_ms: number; complete: boolean }; details?: { reason?: string } };
+    const body = (await res.json()) as {
+      data?: { synced_rows: number; duration_ms: number; complete: boolean };
+      details?: { reason?: string };
+    };
     if (res.status === 409) {
       const wait = Number(res.headers.get("Retry-After") ?? "5");
       console.log(`${body.details?.reason ?? "another sync run holds the lease"}: waiting ${wait} s`);
@@ -108,7 +111,9 @@ async function syncUntilComplete(adminKey: string): Promise<void> {
       continue;
     }
     if (!res.ok || !body.data) throw new Error(`sync failed: HTTP ${res.status} ${JSON.stringify(body)}`);
-    console.log(`sync run ${run++}: ${body.data.synced_rows} rows in ${body.data.duration_ms} ms, complete: ${body.data.complete}`);
+    console.log(
+      `sync run ${run++}: ${body.data.synced_rows} rows in ${body.data.duration_ms} ms, complete: ${body.data.complete}`,
+    );
     if (body.data.complete) return;
   }
 }

@@ -80,11 +80,21 @@ const RETRY_AFTER_FAILURE_SECONDS = 30;
  * makes the message wait until the lease expires (it will have sent its own continuation if it
  * stops short); a failure retries it later.
  */
-export async function continueSync(batch: MessageBatch<Continuation>, env: Env, options: { limits?: RunOptions["limits"] } = {}): Promise<void> {
+export async function continueSync(
+  batch: MessageBatch<Continuation>,
+  env: Env,
+  options: { limits?: RunOptions["limits"] } = {},
+): Promise<void> {
   const config = getConfig(env);
   for (const message of batch.messages) {
     try {
-      await syncAndInvalidate(config, { trigger: "chain", mode: "delta", origin: config.PUBLIC_ORIGIN, queue: env.SYNC_QUEUE, limits: options.limits });
+      await syncAndInvalidate(config, {
+        trigger: "chain",
+        mode: "delta",
+        origin: config.PUBLIC_ORIGIN,
+        queue: env.SYNC_QUEUE,
+        limits: options.limits,
+      });
       message.ack();
     } catch (err) {
       message.retry({ delaySeconds: err instanceof LeaseHeldError ? err.retryAfterSeconds : RETRY_AFTER_FAILURE_SECONDS });

@@ -293,7 +293,14 @@ describe("sessions and databases", () => {
     const { db, sql } = createDb(connectionString(name));
     await insertBroker(sql);
     expect(await db.select().from(brokers).where(eq(brokers.id, BROKER_ID))).toStrictEqual([
-      { id: BROKER_ID, code: "B1", name: "Broker", deletedAt: null, rejected: null, sourceUpdatedAt: "2024-01-02 03:04:05.123456+00" },
+      {
+        id: BROKER_ID,
+        code: "B1",
+        name: "Broker",
+        deletedAt: null,
+        rejected: null,
+        sourceUpdatedAt: "2024-01-02 03:04:05.123456+00",
+      },
     ]);
     const [updated, selected] = await db.batch([
       db.update(brokers).set({ name: "Renamed" }).where(eq(brokers.id, BROKER_ID)).returning({ name: brokers.name }),

@@ -34,7 +34,12 @@ async function deliver(env: Env, body: Continuation, limits: Partial<BudgetLimit
     ack: () => void outcomes.push("ack"),
     retry: (options?: { delaySeconds?: number }) => void outcomes.push({ retryAfter: options?.delaySeconds }),
   };
-  const batch = { queue: "sync-continuations", messages: [message], ackAll() {}, retryAll() {} } as unknown as MessageBatch<Continuation>;
+  const batch = {
+    queue: "sync-continuations",
+    messages: [message],
+    ackAll() {},
+    retryAll() {},
+  } as unknown as MessageBatch<Continuation>;
   await continueSync(batch, env, { limits });
   return outcomes;
 }
@@ -42,61 +47,75 @@ async function deliver(env: Env, body: Continuation, limits: Partial<BudgetLimit
 function backlog(): Book {
   const book = new Book();
   const { account } = book.simpleCustomer();
-  for (let d = 1; d <= 9; d++) book.trade({ account_id: account.id, trade_date: `2024-01-0${d}`, type: "buy", quantity: d, price: "1000" });
+  for (let d = 1; d <= 9; d++)
+    book.trade({ account_id: account.id, trade_date: `2024-01-0${d}`, type: "buy", quantity: d, price: "1000" });
   return book;
 }
 
 describe("runs that chain", () => {
-  it("work off a backlog run after run through the queue, with no operator", async () => {
-    const book = backlog();
-    const dbs = await withSource(book);
-    const { sent, queue } = recordingQueue();
-    const env = { ...dbs.env, SYNC_QUEUE: queue };
-    // Each run stops after eight steps: enough to read the six streams and move on by two.
-    const limits = { pageRows: 2, stopAfterSteps: 8 };
+  it(
+    "work off a backlog run after run through the queue, with no operator",
+    async () => {
+      const book = backlog();
+      const dbs = await withSource(book);
+      const { sent, queue } = recordingQueue();
+      const env = { ...dbs.env, SYNC_QUEUE: queue };
+      // Each run stops after eight steps: enough to read the six streams and move on by two.
+      const limits = { pageRows: 2, stopAfterSteps: 8 };
 
-    const first = await syncAndInvalidate(getConfig(env), { trigger: "manual", mode: "delta", limits, queue });
-    expect(first.complete).toBe(false);
-    expect(sent).toEqual([{ after_run: first.run_id }]);
+      const first = await syncAndInvalidate(getConfig(env), { trigger: "manual", mode: "delta", limits, queue });
+      expect(first.complete).toBe(false);
+      expect(sent).toEqual([{ after_run: first.run_id }]);
 
-    let synced = first.synced_rows;
-    let runs = 1;
-    while (sent.length > 0 && runs < 30) {
-      expect(await deliver(env, sent.shift()!, limits)).toEqual(["ack"]);
-      runs++;
-    }
-    expect(sent).toEqual([]);
-    const history = await dbs.target`select trigger, outcome from sync_runs order by started_at`;
-    expect(history).toHaveLength(runs);
-    expect(history.at(-1)).toEqual({ trigger: "chain", outcome: "complete" });
-    expect(history.slice(1).every((r) => r.trigger === "chain")).toBe(true);
-    for (const run of await dbs.target`select synced_rows from sync_runs where trigger = 'chain'`) synced += run.synced_rows as number;
-    // Every row written once over the chain.
-    expect(synced).toBe(countRows(book));
-    await expectInSync(dbs);
-  }, HEAVY);
+      let synced = first.synced_rows;
+      let runs = 1;
+      while (sent.length > 0 && runs < 30) {
+        expect(await deliver(env, sent.shift()!, limits)).toEqual(["ack"]);
+        runs++;
+      }
+      expect(sent).toEqual([]);
+      const history = await dbs.target`select trigger, outcome from sync_runs order by started_at`;
+      expect(history).toHaveLength(runs);
+      expect(history.at(-1)).toEqual({ trigger: "chain", outcome: "complete" });
+      expect(history.slice(1).every((r) => r.trigger === "chain")).toBe(true);
+      for (const run of await dbs.target`select synced_rows from sync_runs where trigger = 'chain'`)
+        synced += run.synced_rows as number;
+      // Every row written once over the chain.
+      expect(synced).toBe(countRows(book));
+      await expectInSync(dbs);
+    },
+    HEAVY,
+  );
 
-  it("makes a continuation wait out a lease another run holds, and leaves the data alone", async () => {
-    const dbs = await withSource(backlog());
-    await dbs.target`insert into sync_lease values ('sync', ${crypto.randomUUID()}, now() + interval '45 seconds')`;
-    const outcomes = await deliver(dbs.env, { after_run: crypto.randomUUID() }, {});
-    expect(outcomes).toHaveLength(1);
-    const [outcome] = outcomes as [{ retryAfter: number }];
-    expect(outcome.retryAfter).toBeGreaterThanOrEqual(40);
-    expect(outcome.retryAfter).toBeLessThanOrEqual(45);
-    expect(await dbs.target`select id from transactions`).toEqual([]);
-  }, HEAVY);
+  it(
+    "makes a continuation wait out a lease another run holds, and leaves the data alone",
+    async () => {
+      const dbs = await withSource(backlog());
+      await dbs.target`insert into sync_lease values ('sync', ${crypto.randomUUID()}, now() + interval '45 seconds')`;
+      const outcomes = await deliver(dbs.env, { after_run: crypto.randomUUID() }, {});
+      expect(outcomes).toHaveLength(1);
+      const [outcome] = outcomes as [{ retryAfter: number }];
+      expect(outcome.retryAfter).toBeGreaterThanOrEqual(40);
+      expect(outcome.retryAfter).toBeLessThanOrEqual(45);
+      expect(await dbs.target`select id from transactions`).toEqual([]);
+    },
+    HEAVY,
+  );
 
-  it("retries a continuation whose run failed, and the retry catches up", async () => {
-    const book = backlog();
-    const dbs = await withSource(book);
-    await setFault(dbs.sourceName, "error500");
-    try {
-      expect(await deliver(dbs.env, { after_run: crypto.randomUUID() }, {})).toEqual([{ retryAfter: 30 }]);
-    } finally {
-      await setFault(dbs.sourceName, "off");
-    }
-    expect(await deliver(dbs.env, { after_run: crypto.randomUUID() }, {})).toEqual(["ack"]);
-    await expectInSync(dbs);
-  }, HEAVY);
+  it(
+    "retries a continuation whose run failed, and the retry catches up",
+    async () => {
+      const book = backlog();
+      const dbs = await withSource(book);
+      await setFault(dbs.sourceName, "error500");
+      try {
+        expect(await deliver(dbs.env, { after_run: crypto.randomUUID() }, {})).toEqual([{ retryAfter: 30 }]);
+      } finally {
+        await setFault(dbs.sourceName, "off");
+      }
+      expect(await deliver(dbs.env, { after_run: crypto.randomUUID() }, {})).toEqual(["ack"]);
+      await expectInSync(dbs);
+    },
+    HEAVY,
+  );
 });
