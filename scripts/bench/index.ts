@@ -1,13 +1,16 @@
 /**
- * `npm run bench [-- domain|sync|http ...]`: every benchmark, or the ones named. Each prints its
- * figures beside a floor measured in the same run.
+ * `npm run bench [-- domain|sync|http ...]`: every benchmark, or the ones named (`reconcile`
+ * only when named: it loads a million trades). Each prints its figures beside a floor measured
+ * in the same run.
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const all = ["domain", "sync", "http"] as const;
-const chosen = process.argv.slice(2).filter((a) => (all as readonly string[]).includes(a));
+/** Long runs on a large book, only when named. */
+const optIn = ["reconcile"] as const;
+const chosen = process.argv.slice(2).filter((a) => ([...all, ...optIn] as readonly string[]).includes(a));
 const run = chosen.length ? chosen : [...all];
 
 for (const name of run) {
@@ -20,6 +23,9 @@ for (const name of run) {
       env: { ...process.env, BENCH: "1" },
     });
     if (r.status !== 0) process.exit(r.status ?? 1);
+  } else if (name === "reconcile") {
+    const { runReconcileBenchmark, printReconcileTable } = await import("./reconcile");
+    console.log(printReconcileTable(await runReconcileBenchmark()));
   } else if (name === "sync") {
     const { runSyncBenchmark, printSyncTable } = await import("./sync");
     console.log(printSyncTable(await runSyncBenchmark()));

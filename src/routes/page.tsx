@@ -1,7 +1,7 @@
 /**
  * GET /c/:slug: the customer's portfolio page, for a person rather than a program. It is the
  * aggregate and one page of trade history, read in one batch by the API's own queries
- * (src/db/queries/page.ts), rendered on the server with hono/jsx: no script, no other origin.
+ * (src/db/queries/customer-page.ts), rendered on the server with hono/jsx: no script, no other origin.
  * It lives under the same per-customer cache scope as the API (src/cache), so a sync that
  * changes the customer makes the page fresh too.
  */

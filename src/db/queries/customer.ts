@@ -67,7 +67,7 @@ export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | u
 
 /**
  * The aggregate's statement, not yet sent, and how its rows read: the customer page sends it in
- * one batch with a history page (src/db/queries/page.ts).
+ * one batch with a history page (src/db/queries/customer-page.ts).
  */
 export function aggregateQuery(db: Db, slug: Lookup) {
   return db.execute<AggregateRow>(sql`

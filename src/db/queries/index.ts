@@ -2,5 +2,5 @@
 export { listBrokers } from "./brokers";
 export { type Aggregate, findAggregate, findAnalytics, findCustomer, findPortfolio, findStats } from "./customer";
 export { type HistoryOwner, type HistoryPage, findHistory } from "./history";
-export { type CustomerPage, findCustomerPage } from "./page";
+export { type CustomerPage, findCustomerPage } from "./customer-page";
 export type * from "./types";
