@@ -1,5 +1,9 @@
 /** Runs `wrangler dev` as a child process and waits until the Worker answers. */
 import { spawn } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -11,11 +15,29 @@ export interface WranglerDev {
   stop(): Promise<void>;
 }
 
+/** A port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 export async function startWranglerDev(options: {
   port: number;
   vars?: Record<string, string>;
   quiet?: boolean;
   timeoutMs?: number;
+  /**
+   * Local state (cache, queues) and the devtools port of its own, so several can run at once
+   * (the browser suites); without it, the project's .wrangler/state and port 9229, as `npm start`.
+   */
+  isolated?: boolean;
 }): Promise<WranglerDev> {
   const url = `http://127.0.0.1:${options.port}`;
   const args = [
@@ -27,6 +49,9 @@ export async function startWranglerDev(options: {
     "--test-scheduled",
     "--show-interactive-dev-session=false",
   ];
+  if (options.isolated) {
+    args.push("--persist-to", await mkdtemp(join(tmpdir(), "wrangler-state-")), "--inspector-port", String(await freePort()));
+  }
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
   const child = spawn("wrangler", args, {
     cwd: root,

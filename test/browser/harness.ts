@@ -8,10 +8,9 @@
  *   await fetch(`${stack.url}/api/aggregate/${slug}`);
  *   await stack.stop();                          // in afterAll
  */
-import { createServer } from "node:net";
 import { createSql } from "../../src/db/client";
 import { startLocalDbServer } from "../../scripts/local-db/server";
-import { startWranglerDev } from "../../scripts/wrangler-dev";
+import { freePort, startWranglerDev } from "../../scripts/wrangler-dev";
 import { type Book, writeSource } from "../support/book";
 
 export const ADMIN_KEY = "browser-admin-key";
@@ -24,19 +23,6 @@ export interface Stack {
   /** POST /api/sync with the admin key; throws unless it succeeds. */
   sync(): Promise<{ synced_rows: number; complete: boolean }>;
   stop(): Promise<void>;
-}
-
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startStack(options: { book?: Book; vars?: Record<string, string> } = {}): Promise<Stack> {
@@ -58,6 +44,7 @@ export async function startStack(options: { book?: Book; vars?: Record<string, s
     worker = await startWranglerDev({
       port: await freePort(),
       quiet: !process.env.BROWSER_DEBUG,
+      isolated: true,
       timeoutMs: 180_000,
       vars: {
         DATABASE_URL: db.connectionString(target),
