@@ -38,6 +38,77 @@ function Scroll(props: { label: string; children: Child }) {
   );
 }
 
+/** One column of a DataTable: its heading, and what it shows of a row. */
+interface Column<R> {
+  head: string;
+  /** Figures: aligned right. */
+  num?: boolean;
+  /** The cell that names the row (<th scope="row">). */
+  names?: boolean;
+  cell: (row: R) => Child;
+}
+
+/** A table of `rows`, one column a field, in a Scroll. */
+function DataTable<R>(props: {
+  label: string;
+  /** Its data-table name, which tests and scrapers find it by. */
+  id?: string;
+  caption?: string;
+  columns: Column<R>[];
+  rows: R[];
+  /** The row's own attributes (data-id, data-month). */
+  rowAttributes?: (row: R) => Record<string, string>;
+  foot?: Child;
+}) {
+  const { columns } = props;
+  return (
+    <Scroll label={props.label}>
+      <table data-table={props.id}>
+        {props.caption === undefined ? null : <caption>{props.caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th scope="col" class={c.num ? "num" : undefined}>
+                {c.head}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr {...props.rowAttributes?.(row)}>
+              {columns.map((c) =>
+                c.names ? <th scope="row">{c.cell(row)}</th> : <td class={c.num ? "num" : undefined}>{c.cell(row)}</td>,
+              )}
+            </tr>
+          ))}
+        </tbody>
+        {props.foot}
+      </table>
+    </Scroll>
+  );
+}
+
+/** The figures of a chart, one row a month, folded away under the chart. */
+function ChartData(props: { v: View; label: string; id: string; months: string[]; columns: Column<number>[] }) {
+  const { v, months } = props;
+  return (
+    <details>
+      <summary>{v.t.chartData}</summary>
+      <DataTable
+        label={props.label}
+        id={props.id}
+        columns={[{ head: v.t.month, names: true, cell: (i) => v.f.month(months[i]!) }, ...props.columns]}
+        rows={months.map((_, i) => i)}
+        rowAttributes={(i) => ({ "data-month": months[i]! })}
+      />
+    </details>
+  );
+}
+
+/** An account as the page names it: its broker's code and its number. */
+const accountName = (a: Holding["account"]) => `${a.broker.code} · ${a.account_no}`;
+
 export function PageHeader(props: { v: View; aggregate?: Aggregate; otherLanguageHref: string }) {
   const { v, aggregate } = props;
   const other = v.lang === "vi" ? "en" : "vi";
@@ -75,26 +146,15 @@ export function Accounts(props: { v: View; aggregate: Aggregate }) {
       {byBroker.size === 0 ? (
         <p>{v.t.noAccounts}</p>
       ) : (
-        <Scroll label={v.t.accounts}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{v.t.broker}</th>
-                <th scope="col">{v.t.brokerCode}</th>
-                <th scope="col">{v.t.accountNumbers}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...byBroker.values()].map((b) => (
-                <tr>
-                  <th scope="row">{b.name}</th>
-                  <td>{b.code}</td>
-                  <td>{b.numbers.join(", ")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Scroll>
+        <DataTable
+          label={v.t.accounts}
+          columns={[
+            { head: v.t.broker, names: true, cell: (b) => b.name },
+            { head: v.t.brokerCode, cell: (b) => b.code },
+            { head: v.t.accountNumbers, cell: (b) => b.numbers.join(", ") },
+          ]}
+          rows={[...byBroker.values()]}
+        />
       )}
     </section>
   );
@@ -198,37 +258,16 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
           points={months.map((m, i) => ({ label: v.f.month(m), value: running[i]! }))}
           axis={v.f.compactMoney}
         />
-        <details>
-          <summary>{v.t.chartData}</summary>
-          <Scroll label={v.t.pnlChart}>
-            <table data-table="monthly_realized_pnl">
-              <thead>
-                <tr>
-                  <th scope="col">{v.t.month}</th>
-                  <th scope="col" class="num">
-                    {v.t.monthPnl}
-                  </th>
-                  <th scope="col" class="num">
-                    {v.t.cumulativePnl}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {months.map((m, i) => (
-                  <tr data-month={m}>
-                    <th scope="row">{v.f.month(m)}</th>
-                    <td class="num">
-                      <Money v={v} value={monthPnl[i]!} />
-                    </td>
-                    <td class="num">
-                      <Money v={v} value={running[i]!} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </Scroll>
-        </details>
+        <ChartData
+          v={v}
+          label={v.t.pnlChart}
+          id="monthly_realized_pnl"
+          months={months}
+          columns={[
+            { head: v.t.monthPnl, num: true, cell: (i) => <Money v={v} value={monthPnl[i]!} /> },
+            { head: v.t.cumulativePnl, num: true, cell: (i) => <Money v={v} value={running[i]!} /> },
+          ]}
+        />
       </section>
       <section aria-labelledby="trades-chart-heading">
         <h2 id="trades-chart-heading">{v.t.tradesChart}</h2>
@@ -245,31 +284,13 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
           points={months.map((m, i) => ({ label: v.f.month(m), value: monthCounts[i]! }))}
           axis={v.f.count}
         />
-        <details>
-          <summary>{v.t.chartData}</summary>
-          <Scroll label={v.t.tradesChart}>
-            <table data-table="monthly_trade_counts">
-              <thead>
-                <tr>
-                  <th scope="col">{v.t.month}</th>
-                  <th scope="col" class="num">
-                    {v.t.tradeCount}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {months.map((m, i) => (
-                  <tr data-month={m}>
-                    <th scope="row">{v.f.month(m)}</th>
-                    <td class="num">
-                      <Count v={v} value={monthCounts[i]!} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </Scroll>
-        </details>
+        <ChartData
+          v={v}
+          label={v.t.tradesChart}
+          id="monthly_trade_counts"
+          months={months}
+          columns={[{ head: v.t.tradeCount, num: true, cell: (i) => <Count v={v} value={monthCounts[i]!} /> }]}
+        />
       </section>
     </div>
   );
@@ -291,57 +312,36 @@ export function Holdings(props: { v: View; aggregate: Aggregate }) {
   const holdings = props.aggregate.portfolio;
   // Whole cents, so the total is the exact sum of the amounts shown.
   const totalCost = holdings.reduce((sum, h) => sum + Math.round(h.total_cost * 100), 0) / 100;
-  const account = (h: Holding) => `${h.account.broker.code} · ${h.account.account_no}`;
+  const share = (h: Holding) => (totalCost > 0 ? h.total_cost / totalCost : 0);
   return (
     <section aria-labelledby="holdings">
       <h2 id="holdings">{v.t.holdings}</h2>
       {holdings.length === 0 ? (
         <p>{v.t.noHoldings}</p>
       ) : (
-        <Scroll label={v.t.holdings}>
-          <table data-table="holdings">
-            <thead>
-              <tr>
-                <th scope="col">{v.t.stock}</th>
-                <th scope="col">{v.t.account}</th>
-                <th scope="col" class="num">
-                  {v.t.quantity}
-                </th>
-                <th scope="col" class="num">
-                  {v.t.avgCost}
-                </th>
-                <th scope="col" class="num">
-                  {v.t.totalCost}
-                </th>
-                <th scope="col" class="num">
-                  {v.t.allocation}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {holdings.map((h) => {
-                const share = totalCost > 0 ? h.total_cost / totalCost : 0;
-                return (
-                  <tr data-id={h.id}>
-                    <th scope="row">{h.stock_code}</th>
-                    <td>{account(h)}</td>
-                    <td class="num">
-                      <Count v={v} value={h.quantity} />
-                    </td>
-                    <td class="num">
-                      <Money v={v} value={h.avg_cost} />
-                    </td>
-                    <td class="num">
-                      <Money v={v} value={h.total_cost} />
-                    </td>
-                    <td class="num">
-                      {v.f.percent(share)}
-                      <AllocationBar share={share} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
+        <DataTable
+          label={v.t.holdings}
+          id="holdings"
+          columns={[
+            { head: v.t.stock, names: true, cell: (h) => h.stock_code },
+            { head: v.t.account, cell: (h) => accountName(h.account) },
+            { head: v.t.quantity, num: true, cell: (h) => <Count v={v} value={h.quantity} /> },
+            { head: v.t.avgCost, num: true, cell: (h) => <Money v={v} value={h.avg_cost} /> },
+            { head: v.t.totalCost, num: true, cell: (h) => <Money v={v} value={h.total_cost} /> },
+            {
+              head: v.t.allocation,
+              num: true,
+              cell: (h) => (
+                <>
+                  {v.f.percent(share(h))}
+                  <AllocationBar share={share(h)} />
+                </>
+              ),
+            },
+          ]}
+          rows={holdings}
+          rowAttributes={(h) => ({ "data-id": h.id })}
+          foot={
             <tfoot>
               <tr>
                 <th scope="row" colspan={4}>
@@ -353,8 +353,8 @@ export function Holdings(props: { v: View; aggregate: Aggregate }) {
                 <td class="num">{v.f.percent(totalCost > 0 ? 1 : 0)}</td>
               </tr>
             </tfoot>
-          </table>
-        </Scroll>
+          }
+        />
       )}
     </section>
   );
@@ -371,45 +371,19 @@ function DealTable(props: { v: View; id: string; caption: string; empty: string;
     );
   }
   return (
-    <Scroll label={props.caption}>
-      <table data-table={props.id}>
-        <caption>{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{v.t.stock}</th>
-            <th scope="col">{v.t.sellDate}</th>
-            <th scope="col" class="num">
-              {v.t.realizedPnl}
-            </th>
-            <th scope="col" class="num">
-              {v.t.holdingDays}
-            </th>
-            <th scope="col" class="num">
-              {v.t.quantitySold}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.deals.map((d) => (
-            <tr>
-              <th scope="row">{d.stock_code}</th>
-              <td>
-                <Day v={v} iso={d.sell_date} />
-              </td>
-              <td class="num">
-                <Money v={v} value={d.realized_pnl} signed />
-              </td>
-              <td class="num">
-                <Count v={v} value={d.holding_days} />
-              </td>
-              <td class="num">
-                <Count v={v} value={d.quantity_sold} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Scroll>
+    <DataTable
+      label={props.caption}
+      id={props.id}
+      caption={props.caption}
+      columns={[
+        { head: v.t.stock, names: true, cell: (d) => d.stock_code },
+        { head: v.t.sellDate, cell: (d) => <Day v={v} iso={d.sell_date} /> },
+        { head: v.t.realizedPnl, num: true, cell: (d) => <Money v={v} value={d.realized_pnl} signed /> },
+        { head: v.t.holdingDays, num: true, cell: (d) => <Count v={v} value={d.holding_days} /> },
+        { head: v.t.quantitySold, num: true, cell: (d) => <Count v={v} value={d.quantity_sold} /> },
+      ]}
+      rows={props.deals}
+    />
   );
 }
 
@@ -489,64 +463,23 @@ function FilterForm(props: { v: View; aggregate: Aggregate; values: FormValues; 
 function TradeTable(props: { v: View; trades: Transaction[] }) {
   const { v } = props;
   return (
-    <Scroll label={v.t.history}>
-      <table data-table="history">
-        <thead>
-          <tr>
-            <th scope="col">{v.t.date}</th>
-            <th scope="col">{v.t.stock}</th>
-            <th scope="col">{v.t.type}</th>
-            <th scope="col" class="num">
-              {v.t.quantity}
-            </th>
-            <th scope="col" class="num">
-              {v.t.price}
-            </th>
-            <th scope="col" class="num">
-              {v.t.value}
-            </th>
-            <th scope="col" class="num">
-              {v.t.fee}
-            </th>
-            <th scope="col" class="num">
-              {v.t.tax}
-            </th>
-            <th scope="col">{v.t.account}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.trades.map((tx) => (
-            <tr data-id={tx.id}>
-              <td>
-                <Day v={v} iso={tx.trade_date} />
-              </td>
-              <th scope="row">{tx.stock_code}</th>
-              <td>
-                <data value={tx.type}>{tx.type === "buy" ? v.t.buy : v.t.sell}</data>
-              </td>
-              <td class="num">
-                <Count v={v} value={tx.quantity} />
-              </td>
-              <td class="num">
-                <Money v={v} value={tx.price} />
-              </td>
-              <td class="num">
-                <Money v={v} value={tx.total_value} />
-              </td>
-              <td class="num">
-                <Money v={v} value={tx.fee} />
-              </td>
-              <td class="num">
-                <Money v={v} value={tx.personal_tax} />
-              </td>
-              <td>
-                {tx.account.broker.code} · {tx.account.account_no}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Scroll>
+    <DataTable
+      label={v.t.history}
+      id="history"
+      columns={[
+        { head: v.t.date, cell: (tx) => <Day v={v} iso={tx.trade_date} /> },
+        { head: v.t.stock, names: true, cell: (tx) => tx.stock_code },
+        { head: v.t.type, cell: (tx) => <data value={tx.type}>{tx.type === "buy" ? v.t.buy : v.t.sell}</data> },
+        { head: v.t.quantity, num: true, cell: (tx) => <Count v={v} value={tx.quantity} /> },
+        { head: v.t.price, num: true, cell: (tx) => <Money v={v} value={tx.price} /> },
+        { head: v.t.value, num: true, cell: (tx) => <Money v={v} value={tx.total_value} /> },
+        { head: v.t.fee, num: true, cell: (tx) => <Money v={v} value={tx.fee} /> },
+        { head: v.t.tax, num: true, cell: (tx) => <Money v={v} value={tx.personal_tax} /> },
+        { head: v.t.account, cell: (tx) => accountName(tx.account) },
+      ]}
+      rows={props.trades}
+      rowAttributes={(tx) => ({ "data-id": tx.id })}
+    />
   );
 }
 
