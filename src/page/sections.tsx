@@ -48,9 +48,20 @@ interface Column<R> {
   cell: (row: R) => Child;
 }
 
-/** A table of `rows`, one column a field, in a Scroll. */
+/** A section of the page under its heading, which names it. */
+function Section(props: { id: string; title: string; children: Child }) {
+  return (
+    <section aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}
+
+/** A table of `rows`, one column a field, in a Scroll; `empty` says so instead when there are none. */
 function DataTable<R>(props: {
   label: string;
+  empty?: string;
   /** Its data-table name, which tests and scrapers find it by. */
   id?: string;
   caption?: string;
@@ -61,6 +72,7 @@ function DataTable<R>(props: {
   foot?: Child;
 }) {
   const { columns } = props;
+  if (props.empty !== undefined && props.rows.length === 0) return <p>{props.empty}</p>;
   return (
     <Scroll label={props.label}>
       <table data-table={props.id}>
@@ -89,20 +101,45 @@ function DataTable<R>(props: {
   );
 }
 
-/** The figures of a chart, one row a month, folded away under the chart. */
-function ChartData(props: { v: View; label: string; id: string; months: string[]; columns: Column<number>[] }) {
+/**
+ * A figure by month as a chart under its heading, and the same figures folded away below it as
+ * a table, one row a month.
+ */
+function MonthChart(props: {
+  v: View;
+  /** Names the chart's ids: `${name}-chart`, `${name}-chart-heading`. */
+  name: string;
+  title: string;
+  Chart: typeof LineChart;
+  description: string;
+  months: string[];
+  values: number[];
+  axis: (value: number) => string;
+  /** The table's data-table name and its columns after the month. */
+  table: string;
+  columns: Column<number>[];
+}) {
   const { v, months } = props;
   return (
-    <details>
-      <summary>{v.t.chartData}</summary>
-      <DataTable
-        label={props.label}
-        id={props.id}
-        columns={[{ head: v.t.month, names: true, cell: (i) => v.f.month(months[i]!) }, ...props.columns]}
-        rows={months.map((_, i) => i)}
-        rowAttributes={(i) => ({ "data-month": months[i]! })}
+    <Section id={`${props.name}-chart-heading`} title={props.title}>
+      <props.Chart
+        id={`${props.name}-chart`}
+        title={props.title}
+        description={props.description}
+        points={months.map((m, i) => ({ label: v.f.month(m), value: props.values[i]! }))}
+        axis={props.axis}
       />
-    </details>
+      <details>
+        <summary>{v.t.chartData}</summary>
+        <DataTable
+          label={props.title}
+          id={props.table}
+          columns={[{ head: v.t.month, names: true, cell: (i) => v.f.month(months[i]!) }, ...props.columns]}
+          rows={months.map((_, i) => i)}
+          rowAttributes={(i) => ({ "data-month": months[i]! })}
+        />
+      </details>
+    </Section>
   );
 }
 
@@ -141,22 +178,28 @@ export function Accounts(props: { v: View; aggregate: Aggregate }) {
     byBroker.set(account.broker.id, entry);
   }
   return (
-    <section aria-labelledby="accounts">
-      <h2 id="accounts">{v.t.accounts}</h2>
-      {byBroker.size === 0 ? (
-        <p>{v.t.noAccounts}</p>
-      ) : (
-        <DataTable
-          label={v.t.accounts}
-          columns={[
-            { head: v.t.broker, names: true, cell: (b) => b.name },
-            { head: v.t.brokerCode, cell: (b) => b.code },
-            { head: v.t.accountNumbers, cell: (b) => b.numbers.join(", ") },
-          ]}
-          rows={[...byBroker.values()]}
-        />
-      )}
-    </section>
+    <Section id="accounts" title={v.t.accounts}>
+      <DataTable
+        label={v.t.accounts}
+        empty={v.t.noAccounts}
+        columns={[
+          { head: v.t.broker, names: true, cell: (b) => b.name },
+          { head: v.t.brokerCode, cell: (b) => b.code },
+          { head: v.t.accountNumbers, cell: (b) => b.numbers.join(", ") },
+        ]}
+        rows={[...byBroker.values()]}
+      />
+    </Section>
+  );
+}
+
+/** A summary card: what the figure is, and the figure. */
+function Figure(props: { name: string; term: string; children: Child }) {
+  return (
+    <div data-figure={props.name}>
+      <dt>{props.term}</dt>
+      <dd>{props.children}</dd>
+    </div>
   );
 }
 
@@ -164,60 +207,38 @@ export function Summary(props: { v: View; aggregate: Aggregate }) {
   const { v } = props;
   const s = props.aggregate.analytics.summary;
   return (
-    <section aria-labelledby="summary">
-      <h2 id="summary">{v.t.summary}</h2>
+    <Section id="summary" title={v.t.summary}>
       <dl class="cards">
-        <div data-figure="total_realized_pnl">
-          <dt>{v.t.realizedPnl}</dt>
-          <dd>
-            <Money v={v} value={s.total_realized_pnl} signed />
-          </dd>
-        </div>
-        <div data-figure="win_rate">
-          <dt>{v.t.winRate}</dt>
-          <dd>
-            <data value={String(s.win_rate)}>{v.f.percent(s.win_rate)}</data>
-            <small>{v.t.deals(v.f.count(s.win_deals), v.f.count(s.loss_deals), v.f.count(s.total_deals))}</small>
-          </dd>
-        </div>
-        <div data-figure="profit_factor">
-          <dt>{v.t.profitFactor}</dt>
-          <dd>
-            {s.profit_factor === null ? (
-              <data value="">{v.t.noLosses}</data>
-            ) : (
-              <data value={String(s.profit_factor)}>{v.f.ratio(s.profit_factor)}</data>
-            )}
-          </dd>
-        </div>
-        <div data-figure="avg_win_pnl">
-          <dt>{v.t.avgWin}</dt>
-          <dd>
-            <Money v={v} value={s.avg_win_pnl} signed />
-          </dd>
-        </div>
-        <div data-figure="avg_loss_pnl">
-          <dt>{v.t.avgLoss}</dt>
-          <dd>
-            <Money v={v} value={s.avg_loss_pnl} signed />
-          </dd>
-        </div>
-        <div data-figure="avg_holding_days">
-          <dt>{v.t.avgHoldingDays}</dt>
-          <dd>
-            <data value={`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`}>
-              {v.t.holdingDaysValue(v.f.days(s.avg_holding_days_win), v.f.days(s.avg_holding_days_loss))}
-            </data>
-          </dd>
-        </div>
-        <div data-figure="total_fee_tax">
-          <dt>{v.t.feesAndTax}</dt>
-          <dd>
-            <Money v={v} value={s.total_fee_tax} />
-          </dd>
-        </div>
+        <Figure name="total_realized_pnl" term={v.t.realizedPnl}>
+          <Money v={v} value={s.total_realized_pnl} signed />
+        </Figure>
+        <Figure name="win_rate" term={v.t.winRate}>
+          <data value={String(s.win_rate)}>{v.f.percent(s.win_rate)}</data>
+          <small>{v.t.deals(v.f.count(s.win_deals), v.f.count(s.loss_deals), v.f.count(s.total_deals))}</small>
+        </Figure>
+        <Figure name="profit_factor" term={v.t.profitFactor}>
+          {s.profit_factor === null ? (
+            <data value="">{v.t.noLosses}</data>
+          ) : (
+            <data value={String(s.profit_factor)}>{v.f.ratio(s.profit_factor)}</data>
+          )}
+        </Figure>
+        <Figure name="avg_win_pnl" term={v.t.avgWin}>
+          <Money v={v} value={s.avg_win_pnl} signed />
+        </Figure>
+        <Figure name="avg_loss_pnl" term={v.t.avgLoss}>
+          <Money v={v} value={s.avg_loss_pnl} signed />
+        </Figure>
+        <Figure name="avg_holding_days" term={v.t.avgHoldingDays}>
+          <data value={`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`}>
+            {v.t.holdingDaysValue(v.f.days(s.avg_holding_days_win), v.f.days(s.avg_holding_days_loss))}
+          </data>
+        </Figure>
+        <Figure name="total_fee_tax" term={v.t.feesAndTax}>
+          <Money v={v} value={s.total_fee_tax} />
+        </Figure>
       </dl>
-    </section>
+    </Section>
   );
 }
 
@@ -235,63 +256,52 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
 
   if (months.length === 0) {
     return (
-      <section aria-labelledby="pnl-chart-heading">
-        <h2 id="pnl-chart-heading">{v.t.pnlChart}</h2>
+      <Section id="pnl-chart-heading" title={v.t.pnlChart}>
         <p>{v.t.noChartData}</p>
-      </section>
+      </Section>
     );
   }
   return (
     <div class="charts">
-      <section aria-labelledby="pnl-chart-heading">
-        <h2 id="pnl-chart-heading">{v.t.pnlChart}</h2>
-        <LineChart
-          id="pnl-chart"
-          title={v.t.pnlChart}
-          description={v.t.pnlChartDesc(
-            first,
-            last,
-            v.f.money(running[running.length - 1]!),
-            v.f.money(Math.min(...running)),
-            v.f.money(Math.max(...running)),
-          )}
-          points={months.map((m, i) => ({ label: v.f.month(m), value: running[i]! }))}
-          axis={v.f.compactMoney}
-        />
-        <ChartData
-          v={v}
-          label={v.t.pnlChart}
-          id="monthly_realized_pnl"
-          months={months}
-          columns={[
-            { head: v.t.monthPnl, num: true, cell: (i) => <Money v={v} value={monthPnl[i]!} /> },
-            { head: v.t.cumulativePnl, num: true, cell: (i) => <Money v={v} value={running[i]!} /> },
-          ]}
-        />
-      </section>
-      <section aria-labelledby="trades-chart-heading">
-        <h2 id="trades-chart-heading">{v.t.tradesChart}</h2>
-        <BarChart
-          id="trades-chart"
-          title={v.t.tradesChart}
-          description={v.t.tradesChartDesc(
-            first,
-            last,
-            v.f.count(monthCounts.reduce((a, b) => a + b, 0)),
-            v.f.month(months[busiest]!),
-            v.f.count(monthCounts[busiest]!),
-          )}
-          points={months.map((m, i) => ({ label: v.f.month(m), value: monthCounts[i]! }))}
-          axis={v.f.count}
-        />
-        <ChartData
-          v={v}
-          label={v.t.tradesChart}
-          id="monthly_trade_counts"
-          months={months}
-          columns={[{ head: v.t.tradeCount, num: true, cell: (i) => <Count v={v} value={monthCounts[i]!} /> }]}
-        />
-      </section>
+      <MonthChart
+        v={v}
+        name="pnl"
+        title={v.t.pnlChart}
+        Chart={LineChart}
+        description={v.t.pnlChartDesc(
+          first,
+          last,
+          v.f.money(running[running.length - 1]!),
+          v.f.money(Math.min(...running)),
+          v.f.money(Math.max(...running)),
+        )}
+        months={months}
+        values={running}
+        axis={v.f.compactMoney}
+        table="monthly_realized_pnl"
+        columns={[
+          { head: v.t.monthPnl, num: true, cell: (i) => <Money v={v} value={monthPnl[i]!} /> },
+          { head: v.t.cumulativePnl, num: true, cell: (i) => <Money v={v} value={running[i]!} /> },
+        ]}
+      />
+      <MonthChart
+        v={v}
+        name="trades"
+        title={v.t.tradesChart}
+        Chart={BarChart}
+        description={v.t.tradesChartDesc(
+          first,
+          last,
+          v.f.count(monthCounts.reduce((a, b) => a + b, 0)),
+          v.f.month(months[busiest]!),
+          v.f.count(monthCounts[busiest]!),
+        )}
+        months={months}
+        values={monthCounts}
+        axis={v.f.count}
+        table="monthly_trade_counts"
+        columns={[{ head: v.t.tradeCount, num: true, cell: (i) => <Count v={v} value={monthCounts[i]!} /> }]}
+      />
     </div>
   );
 }
@@ -314,49 +324,45 @@ export function Holdings(props: { v: View; aggregate: Aggregate }) {
   const totalCost = holdings.reduce((sum, h) => sum + Math.round(h.total_cost * 100), 0) / 100;
   const share = (h: Holding) => (totalCost > 0 ? h.total_cost / totalCost : 0);
   return (
-    <section aria-labelledby="holdings">
-      <h2 id="holdings">{v.t.holdings}</h2>
-      {holdings.length === 0 ? (
-        <p>{v.t.noHoldings}</p>
-      ) : (
-        <DataTable
-          label={v.t.holdings}
-          id="holdings"
-          columns={[
-            { head: v.t.stock, names: true, cell: (h) => h.stock_code },
-            { head: v.t.account, cell: (h) => accountName(h.account) },
-            { head: v.t.quantity, num: true, cell: (h) => <Count v={v} value={h.quantity} /> },
-            { head: v.t.avgCost, num: true, cell: (h) => <Money v={v} value={h.avg_cost} /> },
-            { head: v.t.totalCost, num: true, cell: (h) => <Money v={v} value={h.total_cost} /> },
-            {
-              head: v.t.allocation,
-              num: true,
-              cell: (h) => (
-                <>
-                  {v.f.percent(share(h))}
-                  <AllocationBar share={share(h)} />
-                </>
-              ),
-            },
-          ]}
-          rows={holdings}
-          rowAttributes={(h) => ({ "data-id": h.id })}
-          foot={
-            <tfoot>
-              <tr>
-                <th scope="row" colspan={4}>
-                  {v.t.total}
-                </th>
-                <td class="num">
-                  <Money v={v} value={totalCost} />
-                </td>
-                <td class="num">{v.f.percent(totalCost > 0 ? 1 : 0)}</td>
-              </tr>
-            </tfoot>
-          }
-        />
-      )}
-    </section>
+    <Section id="holdings" title={v.t.holdings}>
+      <DataTable
+        label={v.t.holdings}
+        empty={v.t.noHoldings}
+        id="holdings"
+        columns={[
+          { head: v.t.stock, names: true, cell: (h) => h.stock_code },
+          { head: v.t.account, cell: (h) => accountName(h.account) },
+          { head: v.t.quantity, num: true, cell: (h) => <Count v={v} value={h.quantity} /> },
+          { head: v.t.avgCost, num: true, cell: (h) => <Money v={v} value={h.avg_cost} /> },
+          { head: v.t.totalCost, num: true, cell: (h) => <Money v={v} value={h.total_cost} /> },
+          {
+            head: v.t.allocation,
+            num: true,
+            cell: (h) => (
+              <>
+                {v.f.percent(share(h))}
+                <AllocationBar share={share(h)} />
+              </>
+            ),
+          },
+        ]}
+        rows={holdings}
+        rowAttributes={(h) => ({ "data-id": h.id })}
+        foot={
+          <tfoot>
+            <tr>
+              <th scope="row" colspan={4}>
+                {v.t.total}
+              </th>
+              <td class="num">
+                <Money v={v} value={totalCost} />
+              </td>
+              <td class="num">{v.f.percent(totalCost > 0 ? 1 : 0)}</td>
+            </tr>
+          </tfoot>
+        }
+      />
+    </Section>
   );
 }
 
@@ -391,13 +397,12 @@ export function TopDeals(props: { v: View; aggregate: Aggregate }) {
   const { v } = props;
   const { top_wins, top_losses } = props.aggregate.analytics;
   return (
-    <section aria-labelledby="top-deals">
-      <h2 id="top-deals">{v.t.topDeals}</h2>
+    <Section id="top-deals" title={v.t.topDeals}>
       <div class="deals">
         <DealTable v={v} id="top_wins" caption={v.t.topWins} empty={v.t.noWins} deals={top_wins} />
         <DealTable v={v} id="top_losses" caption={v.t.topLosses} empty={v.t.noLossesYet} deals={top_losses} />
       </div>
-    </section>
+    </Section>
   );
 }
 
@@ -529,8 +534,7 @@ export function History(props: { v: View; aggregate: Aggregate; state: HistorySt
   const perPage =
     state.kind === "page" ? (state.query.per_page === 10 ? undefined : String(state.query.per_page)) : state.values.per_page;
   return (
-    <section aria-labelledby="history">
-      <h2 id="history">{v.t.history}</h2>
+    <Section id="history" title={v.t.history}>
       {state.kind === "invalid" ? <Problems v={v} issues={state.issues} /> : null}
       <FilterForm v={v} aggregate={props.aggregate} values={values} perPage={perPage} />
       {state.kind === "page" ? (
@@ -547,7 +551,7 @@ export function History(props: { v: View; aggregate: Aggregate; state: HistorySt
           <p>{v.t.noTrades}</p>
         )
       ) : null}
-    </section>
+    </Section>
   );
 }
 
