@@ -79,14 +79,17 @@ export async function runReconcileBenchmark(): Promise<ReconcileBenchResult> {
       createSql(config.SOURCE_DATABASE_URL!),
       generateDemoBookChunks({ customers: CUSTOMERS, tradesPerCustomer: TRADES_PER_CUSTOMER }),
     );
-    for (let complete = false; !complete; ) complete = (await runSync(config, { trigger: "manual", mode: "delta" })).report.complete;
+    for (let complete = false; !complete; )
+      complete = (await runSync(config, { trigger: "manual", mode: "delta" })).report.complete;
 
     const noDifference = await fullUntilComplete(config, requests);
     const source = new pg.Client({ connectionString: `${PG_URL}/${sourceDb}` });
     const target = new pg.Client({ connectionString: `${PG_URL}/${targetDb}` });
     await Promise.all([source.connect(), target.connect()]);
     try {
-      const floorMs = Math.max(...(await Promise.all([checksumFloor(source, "updated_at"), checksumFloor(target, "source_updated_at")])));
+      const floorMs = Math.max(
+        ...(await Promise.all([checksumFloor(source, "updated_at"), checksumFloor(target, "source_updated_at")])),
+      );
       const drift = await source.query(
         `update transactions set fee = fee + 1
          where id in (select id from transactions tablesample bernoulli (${DRIFT_PERCENT}) repeatable (11))`,
@@ -103,7 +106,8 @@ export async function runReconcileBenchmark(): Promise<ReconcileBenchResult> {
       await Promise.all([source.end(), target.end()]);
     }
   } finally {
-    for (const db of [targetDb, sourceDb]) await fetch(`${server.url}/__drop?database=${db}`, { method: "POST" }).catch(() => undefined);
+    for (const db of [targetDb, sourceDb])
+      await fetch(`${server.url}/__drop?database=${db}`, { method: "POST" }).catch(() => undefined);
     await server.close();
   }
 }
