@@ -18,12 +18,10 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   check,
-  date,
   index,
   integer,
   json,
   jsonb,
-  numeric,
   pgTable,
   primaryKey,
   text,
@@ -33,8 +31,8 @@ import {
 } from "drizzle-orm/pg-core";
 import type { HoldingPartial } from "../domain/partial";
 import type { Analytics, Stats } from "../domain/types";
+import { accountColumns, brokerColumns, customerColumns, holdingColumns, staffColumns, transactionColumns } from "./contract";
 
-const money = (name: string) => numeric(name, { precision: 20, scale: 4, mode: "string" });
 const instant = (name: string) => timestamp(name, { withTimezone: true, precision: 6, mode: "string" });
 /** The columns every synced table adds to its source columns. */
 const mirrored = () => ({
@@ -42,69 +40,36 @@ const mirrored = () => ({
   rejected: text("rejected"),
   sourceUpdatedAt: instant("source_updated_at").notNull(),
 });
+/** The key every synced table takes from its source rows: no default, the source chose it. */
+const sourceId = () => uuid("id").primaryKey();
 
-export const brokers = pgTable(
-  "brokers",
-  {
-    id: uuid("id").primaryKey(),
-    code: text("code").notNull(),
-    name: text("name").notNull(),
-    ...mirrored(),
-  },
-  (t) => [index("brokers_code_idx").on(t.code)],
-);
+export const brokers = pgTable("brokers", { id: sourceId(), ...brokerColumns(), ...mirrored() }, (t) => [
+  index("brokers_code_idx").on(t.code),
+]);
 
-export const staff = pgTable("staff", {
-  id: uuid("id").primaryKey(),
-  name: text("name").notNull(),
-  email: text("email").notNull(),
-  ...mirrored(),
-});
+export const staff = pgTable("staff", { id: sourceId(), ...staffColumns(), ...mirrored() });
 
 export const customers = pgTable(
   "customers",
   {
-    id: uuid("id").primaryKey(),
+    id: sourceId(),
     // Null while another customer holds the slug the source gave it (src/sync/apply.ts).
     slug: text("slug"),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
-    phone: text("phone").notNull(),
-    staffId: uuid("staff_id").notNull(),
+    ...customerColumns(),
     ...mirrored(),
   },
   (t) => [uniqueIndex("customers_slug_key").on(t.slug), index("customers_staff_idx").on(t.staffId)],
 );
 
-export const accounts = pgTable(
-  "accounts",
-  {
-    id: uuid("id").primaryKey(),
-    customerId: uuid("customer_id").notNull(),
-    brokerId: uuid("broker_id").notNull(),
-    accountNo: text("account_no").notNull(),
-    ...mirrored(),
-  },
-  (t) => [index("accounts_customer_idx").on(t.customerId), index("accounts_broker_idx").on(t.brokerId)],
-);
+export const accounts = pgTable("accounts", { id: sourceId(), ...accountColumns(), ...mirrored() }, (t) => [
+  index("accounts_customer_idx").on(t.customerId),
+  index("accounts_broker_idx").on(t.brokerId),
+]);
 
-export const holdings = pgTable(
-  "holdings",
-  {
-    id: uuid("id").primaryKey(),
-    accountId: uuid("account_id").notNull(),
-    stockCode: text("stock_code").notNull(),
-    isinCode: text("isin_code").notNull(),
-    quantity: integer("quantity").notNull(),
-    avgCost: money("avg_cost").notNull(),
-    totalCost: money("total_cost").notNull(),
-    ...mirrored(),
-  },
-  (t) => [
-    index("holdings_account_idx").on(t.accountId, t.stockCode),
-    index("holdings_rejected_idx").on(t.id).where(sql`${t.rejected} is not null`),
-  ],
-);
+export const holdings = pgTable("holdings", { id: sourceId(), ...holdingColumns(), ...mirrored() }, (t) => [
+  index("holdings_account_idx").on(t.accountId, t.stockCode),
+  index("holdings_rejected_idx").on(t.id).where(sql`${t.rejected} is not null`),
+]);
 
 /**
  * `customer_id` is denormalised from the account (the sync keeps it in step) so a customer's
@@ -114,21 +79,7 @@ export const holdings = pgTable(
  */
 export const transactions = pgTable(
   "transactions",
-  {
-    id: uuid("id").primaryKey(),
-    accountId: uuid("account_id").notNull(),
-    customerId: uuid("customer_id"),
-    tradeDate: date("trade_date", { mode: "string" }).notNull(),
-    stockCode: text("stock_code").notNull(),
-    isinCode: text("isin_code").notNull(),
-    type: text("type", { enum: ["buy", "sell"] }).notNull(),
-    quantity: integer("quantity").notNull(),
-    price: money("price").notNull(),
-    totalValue: money("total_value").notNull(),
-    fee: money("fee").notNull(),
-    personalTax: money("personal_tax").notNull(),
-    ...mirrored(),
-  },
+  { id: sourceId(), ...transactionColumns(), customerId: uuid("customer_id"), ...mirrored() },
   (t) => [
     index("transactions_customer_date_idx").on(t.customerId, t.tradeDate.desc(), t.id.desc()),
     index("transactions_customer_stock_date_idx").on(t.customerId, t.stockCode, t.tradeDate.desc(), t.id.desc()),

@@ -7,9 +7,8 @@
  * cursor. The local database server creates these tables from `drizzle/source/`.
  */
 import { sql } from "drizzle-orm";
-import { check, date, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-
-const money = (name: string) => numeric(name, { precision: 20, scale: 4, mode: "string" });
+import { type AnyPgColumn, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { accountColumns, brokerColumns, customerColumns, holdingColumns, staffColumns, transactionColumns } from "./contract";
 
 /** Columns every source table carries, and the cursor index built on them. */
 const tracked = {
@@ -18,28 +17,28 @@ const tracked = {
   deletedAt: timestamp("deleted_at", { withTimezone: true, precision: 6, mode: "string" }),
 };
 
-export const sourceBrokers = pgTable(
-  "brokers",
-  { ...tracked, code: text("code").notNull(), name: text("name").notNull() },
-  (t) => [index("brokers_cursor_idx").on(t.updatedAt, t.id)],
-);
+type Referable = { references(ref: () => AnyPgColumn): unknown };
 
-export const sourceStaff = pgTable("staff", { ...tracked, name: text("name").notNull(), email: text("email").notNull() }, (t) => [
+/** A table's contract columns with the foreign keys the source declares on some of them. */
+function referencing<C extends { [K in keyof C]: Referable }>(columns: C, parents: { [K in keyof C]?: () => AnyPgColumn }): C {
+  for (const name in parents) {
+    const parent = parents[name];
+    if (parent) columns[name].references(parent);
+  }
+  return columns;
+}
+
+export const sourceBrokers = pgTable("brokers", { ...tracked, ...brokerColumns() }, (t) => [
+  index("brokers_cursor_idx").on(t.updatedAt, t.id),
+]);
+
+export const sourceStaff = pgTable("staff", { ...tracked, ...staffColumns() }, (t) => [
   index("staff_cursor_idx").on(t.updatedAt, t.id),
 ]);
 
 export const sourceCustomers = pgTable(
   "customers",
-  {
-    ...tracked,
-    slug: text("slug").notNull(),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
-    phone: text("phone").notNull(),
-    staffId: uuid("staff_id")
-      .notNull()
-      .references(() => sourceStaff.id),
-  },
+  { ...tracked, slug: text("slug").notNull(), ...referencing(customerColumns(), { staffId: () => sourceStaff.id }) },
   (t) => [index("customers_cursor_idx").on(t.updatedAt, t.id), uniqueIndex("customers_slug_key").on(t.slug)],
 );
 
@@ -47,50 +46,20 @@ export const sourceAccounts = pgTable(
   "accounts",
   {
     ...tracked,
-    customerId: uuid("customer_id")
-      .notNull()
-      .references(() => sourceCustomers.id),
-    brokerId: uuid("broker_id")
-      .notNull()
-      .references(() => sourceBrokers.id),
-    accountNo: text("account_no").notNull(),
+    ...referencing(accountColumns(), { customerId: () => sourceCustomers.id, brokerId: () => sourceBrokers.id }),
   },
   (t) => [index("accounts_cursor_idx").on(t.updatedAt, t.id)],
 );
 
 export const sourceHoldings = pgTable(
   "holdings",
-  {
-    ...tracked,
-    accountId: uuid("account_id")
-      .notNull()
-      .references(() => sourceAccounts.id),
-    stockCode: text("stock_code").notNull(),
-    isinCode: text("isin_code").notNull(),
-    quantity: integer("quantity").notNull(),
-    avgCost: money("avg_cost").notNull(),
-    totalCost: money("total_cost").notNull(),
-  },
+  { ...tracked, ...referencing(holdingColumns(), { accountId: () => sourceAccounts.id }) },
   (t) => [index("holdings_cursor_idx").on(t.updatedAt, t.id)],
 );
 
 export const sourceTransactions = pgTable(
   "transactions",
-  {
-    ...tracked,
-    accountId: uuid("account_id")
-      .notNull()
-      .references(() => sourceAccounts.id),
-    tradeDate: date("trade_date", { mode: "string" }).notNull(),
-    stockCode: text("stock_code").notNull(),
-    isinCode: text("isin_code").notNull(),
-    type: text("type", { enum: ["buy", "sell"] }).notNull(),
-    quantity: integer("quantity").notNull(),
-    price: money("price").notNull(),
-    totalValue: money("total_value").notNull(),
-    fee: money("fee").notNull(),
-    personalTax: money("personal_tax").notNull(),
-  },
+  { ...tracked, ...referencing(transactionColumns(), { accountId: () => sourceAccounts.id }) },
   (t) => [
     index("transactions_cursor_idx").on(t.updatedAt, t.id),
     check("transactions_type_check", sql`${t.type} in ('buy', 'sell')`),

@@ -153,36 +153,12 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink): nu
       const take = Math.min(wanted, left);
       shareDays += take * (trade.day - (day[head] as number));
       const c = cost[head] as number;
-      // The number path; `exact` turns false at the first step it could not take exactly, and
-      // then nothing of that step has been applied.
-      let exact = !big && c >= 0;
-      if (exact) {
-        // Costs are >= 0, so `whole` only falls: checking it after each step keeps it exact.
-        if (take === lotShares) {
-          const w = whole - c;
-          exact = w > -EXACT;
-          if (exact) whole = w;
-        } else {
-          // c = a * lotShares + r, so c * take / lotShares = a * take + r * take / lotShares;
-          // a * take <= c < 2^53 and r < lotShares, so only r * take needs checking.
-          const r = c % lotShares;
-          const rt = r * take;
-          const rest = rt % lotShares;
-          const w = whole - (((c - r) / lotShares) * take + (rt - rest) / lotShares);
-          exact = rt < EXACT && w > -EXACT;
-          if (exact && rest !== 0) {
-            const n = num * lotShares - rest * den;
-            const d = den * lotShares;
-            exact = d < EXACT && rest * den < EXACT && Math.abs(num * lotShares) < EXACT && Math.abs(n) < EXACT;
-            if (exact) {
-              num = n;
-              den = d;
-            }
-          }
-          if (exact) whole = w;
-        }
-      }
-      if (exact) {
+      // The number path, while every value stays exact; a step it cannot take exactly is taken
+      // in bigints, nothing of it applied. Costs are >= 0, so `whole` only falls here.
+      if (!big && c >= 0 && addShare(whole, num, den, -c, take, lotShares)) {
+        whole = sumWhole;
+        num = sumNum;
+        den = sumDen;
         wanted -= take;
         if (take === left) {
           head++;
@@ -221,39 +197,11 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink): nu
     unmatched += wanted;
     if (matched === 0) continue;
     const quantity = trade.quantity;
-    if (!big && !trade.big) {
-      // |net| < 2^52: three amounts below 10^15 each.
-      const net = trade.total_value - trade.fee - trade.personal_tax;
-      let exact: boolean;
-      if (matched === quantity) {
-        const w = whole + net;
-        exact = Math.abs(w) < EXACT;
-        if (exact) whole = w;
-      } else {
-        // Truncated toward zero like the bigint path: |net| = a * quantity + r.
-        const sign = net < 0 ? -1 : 1;
-        const abs = net < 0 ? -net : net;
-        const r = abs % quantity;
-        const rm = r * matched;
-        const rest = rm % quantity;
-        const w = whole + sign * (((abs - r) / quantity) * matched + (rm - rest) / quantity);
-        exact = rm < EXACT && Math.abs(w) < EXACT;
-        if (exact && rest !== 0) {
-          const n = num * quantity + sign * rest * den;
-          const d = den * quantity;
-          exact = d < EXACT && rest * den < EXACT && Math.abs(num * quantity) < EXACT && Math.abs(n) < EXACT;
-          if (exact) {
-            num = n;
-            den = d;
-          }
-        }
-        if (exact) whole = w;
-      }
-      if (exact) {
-        if (den === 1) sink(trade, matched, whole, 0n, 1n, shareDays);
-        else sink(trade, matched, NaN, BigInt(whole) * BigInt(den) + BigInt(num), BigInt(den), shareDays);
-        continue;
-      }
+    // |net| < 2^52: three amounts below 10^15 each.
+    if (!big && !trade.big && addShare(whole, num, den, trade.total_value - trade.fee - trade.personal_tax, matched, quantity)) {
+      if (sumDen === 1) sink(trade, matched, sumWhole, 0n, 1n, shareDays);
+      else sink(trade, matched, NaN, BigInt(sumWhole) * BigInt(sumDen) + BigInt(sumNum), BigInt(sumDen), shareDays);
+      continue;
     }
     if (!big) {
       wholeB = BigInt(whole);
@@ -277,6 +225,39 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink): nu
     sink(trade, matched, NaN, denB === 1n ? wholeB + numB : wholeB * denB + numB, denB, shareDays);
   }
   return unmatched;
+}
+
+/** What addShare leaves when it succeeds: module state, so the hot loop allocates nothing. */
+let sumWhole = 0;
+let sumNum = 0;
+let sumDen = 1;
+
+/**
+ * The number path's one step: whole + num / den + amount * part / of (0 < part <= of, |amount|
+ * and |whole| below 2^53, amount truncated toward zero like the bigint path), exactly in
+ * doubles. True with the sum in sumWhole + sumNum / sumDen; false, with nothing changed, when a
+ * value on the way could not be exact, and the step must be taken in bigints.
+ */
+function addShare(whole: number, num: number, den: number, amount: number, part: number, of: number): boolean {
+  sumNum = num;
+  sumDen = den;
+  if (part === of) {
+    sumWhole = whole + amount;
+    return Math.abs(sumWhole) < EXACT;
+  }
+  // |amount| = a * of + r, so |amount| * part / of = a * part + r * part / of;
+  // a * part <= |amount| < 2^53 and r < of, so only r * part needs checking.
+  const sign = amount < 0 ? -1 : 1;
+  const abs = amount < 0 ? -amount : amount;
+  const r = abs % of;
+  const rp = r * part;
+  const rest = rp % of;
+  sumWhole = whole + sign * (((abs - r) / of) * part + (rp - rest) / of);
+  if (!(rp < EXACT && Math.abs(sumWhole) < EXACT)) return false;
+  if (rest === 0) return true;
+  sumNum = num * of + sign * rest * den;
+  sumDen = den * of;
+  return sumDen < EXACT && rest * den < EXACT && Math.abs(num * of) < EXACT && Math.abs(sumNum) < EXACT;
 }
 
 /**

@@ -38,6 +38,114 @@ function Scroll(props: { label: string; children: Child }) {
   );
 }
 
+/** One column of a DataTable: its heading, and what it shows of a row. */
+interface Column<R> {
+  head: string;
+  /** Figures: aligned right. */
+  num?: boolean;
+  /** The cell that names the row (<th scope="row">). */
+  names?: boolean;
+  cell: (row: R) => Child;
+}
+
+/** A section of the page under its heading, which names it. */
+function Section(props: { id: string; title: string; children: Child }) {
+  return (
+    <section aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}
+
+/** A table of `rows`, one column a field, in a Scroll; `empty` says so instead when there are none. */
+function DataTable<R>(props: {
+  label: string;
+  empty?: string;
+  /** Its data-table name, which tests and scrapers find it by. */
+  id?: string;
+  caption?: string;
+  columns: Column<R>[];
+  rows: R[];
+  /** The row's own attributes (data-id, data-month). */
+  rowAttributes?: (row: R) => Record<string, string>;
+  foot?: Child;
+}) {
+  const { columns } = props;
+  if (props.empty !== undefined && props.rows.length === 0) return <p>{props.empty}</p>;
+  return (
+    <Scroll label={props.label}>
+      <table data-table={props.id}>
+        {props.caption === undefined ? null : <caption>{props.caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th scope="col" class={c.num ? "num" : undefined}>
+                {c.head}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr {...props.rowAttributes?.(row)}>
+              {columns.map((c) =>
+                c.names ? <th scope="row">{c.cell(row)}</th> : <td class={c.num ? "num" : undefined}>{c.cell(row)}</td>,
+              )}
+            </tr>
+          ))}
+        </tbody>
+        {props.foot}
+      </table>
+    </Scroll>
+  );
+}
+
+/**
+ * A figure by month as a chart under its heading, and the same figures folded away below it as
+ * a table, one row a month.
+ */
+function MonthChart(props: {
+  v: View;
+  /** Names the chart's ids: `${name}-chart`, `${name}-chart-heading`. */
+  name: string;
+  title: string;
+  Chart: typeof LineChart;
+  description: string;
+  months: string[];
+  values: number[];
+  axis: (value: number) => string;
+  /** The table's data-table name and its columns after the month. */
+  table: string;
+  columns: Column<number>[];
+}) {
+  const { v, months } = props;
+  return (
+    <Section id={`${props.name}-chart-heading`} title={props.title}>
+      <props.Chart
+        id={`${props.name}-chart`}
+        title={props.title}
+        description={props.description}
+        points={months.map((m, i) => ({ label: v.f.month(m), value: props.values[i]! }))}
+        axis={props.axis}
+      />
+      <details>
+        <summary>{v.t.chartData}</summary>
+        <DataTable
+          label={props.title}
+          id={props.table}
+          columns={[{ head: v.t.month, names: true, cell: (i) => v.f.month(months[i]!) }, ...props.columns]}
+          rows={months.map((_, i) => i)}
+          rowAttributes={(i) => ({ "data-month": months[i]! })}
+        />
+      </details>
+    </Section>
+  );
+}
+
+/** An account as the page names it: its broker's code and its number. */
+const accountName = (a: Holding["account"]) => `${a.broker.code} · ${a.account_no}`;
+
 export function PageHeader(props: { v: View; aggregate?: Aggregate; otherLanguageHref: string }) {
   const { v, aggregate } = props;
   const other = v.lang === "vi" ? "en" : "vi";
@@ -70,33 +178,28 @@ export function Accounts(props: { v: View; aggregate: Aggregate }) {
     byBroker.set(account.broker.id, entry);
   }
   return (
-    <section aria-labelledby="accounts">
-      <h2 id="accounts">{v.t.accounts}</h2>
-      {byBroker.size === 0 ? (
-        <p>{v.t.noAccounts}</p>
-      ) : (
-        <Scroll label={v.t.accounts}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{v.t.broker}</th>
-                <th scope="col">{v.t.brokerCode}</th>
-                <th scope="col">{v.t.accountNumbers}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...byBroker.values()].map((b) => (
-                <tr>
-                  <th scope="row">{b.name}</th>
-                  <td>{b.code}</td>
-                  <td>{b.numbers.join(", ")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Scroll>
-      )}
-    </section>
+    <Section id="accounts" title={v.t.accounts}>
+      <DataTable
+        label={v.t.accounts}
+        empty={v.t.noAccounts}
+        columns={[
+          { head: v.t.broker, names: true, cell: (b) => b.name },
+          { head: v.t.brokerCode, cell: (b) => b.code },
+          { head: v.t.accountNumbers, cell: (b) => b.numbers.join(", ") },
+        ]}
+        rows={[...byBroker.values()]}
+      />
+    </Section>
+  );
+}
+
+/** A summary card: what the figure is, and the figure. */
+function Figure(props: { name: string; term: string; children: Child }) {
+  return (
+    <div data-figure={props.name}>
+      <dt>{props.term}</dt>
+      <dd>{props.children}</dd>
+    </div>
   );
 }
 
@@ -104,60 +207,38 @@ export function Summary(props: { v: View; aggregate: Aggregate }) {
   const { v } = props;
   const s = props.aggregate.analytics.summary;
   return (
-    <section aria-labelledby="summary">
-      <h2 id="summary">{v.t.summary}</h2>
+    <Section id="summary" title={v.t.summary}>
       <dl class="cards">
-        <div data-figure="total_realized_pnl">
-          <dt>{v.t.realizedPnl}</dt>
-          <dd>
-            <Money v={v} value={s.total_realized_pnl} signed />
-          </dd>
-        </div>
-        <div data-figure="win_rate">
-          <dt>{v.t.winRate}</dt>
-          <dd>
-            <data value={String(s.win_rate)}>{v.f.percent(s.win_rate)}</data>
-            <small>{v.t.deals(v.f.count(s.win_deals), v.f.count(s.loss_deals), v.f.count(s.total_deals))}</small>
-          </dd>
-        </div>
-        <div data-figure="profit_factor">
-          <dt>{v.t.profitFactor}</dt>
-          <dd>
-            {s.profit_factor === null ? (
-              <data value="">{v.t.noLosses}</data>
-            ) : (
-              <data value={String(s.profit_factor)}>{v.f.ratio(s.profit_factor)}</data>
-            )}
-          </dd>
-        </div>
-        <div data-figure="avg_win_pnl">
-          <dt>{v.t.avgWin}</dt>
-          <dd>
-            <Money v={v} value={s.avg_win_pnl} signed />
-          </dd>
-        </div>
-        <div data-figure="avg_loss_pnl">
-          <dt>{v.t.avgLoss}</dt>
-          <dd>
-            <Money v={v} value={s.avg_loss_pnl} signed />
-          </dd>
-        </div>
-        <div data-figure="avg_holding_days">
-          <dt>{v.t.avgHoldingDays}</dt>
-          <dd>
-            <data value={`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`}>
-              {v.t.holdingDaysValue(v.f.days(s.avg_holding_days_win), v.f.days(s.avg_holding_days_loss))}
-            </data>
-          </dd>
-        </div>
-        <div data-figure="total_fee_tax">
-          <dt>{v.t.feesAndTax}</dt>
-          <dd>
-            <Money v={v} value={s.total_fee_tax} />
-          </dd>
-        </div>
+        <Figure name="total_realized_pnl" term={v.t.realizedPnl}>
+          <Money v={v} value={s.total_realized_pnl} signed />
+        </Figure>
+        <Figure name="win_rate" term={v.t.winRate}>
+          <data value={String(s.win_rate)}>{v.f.percent(s.win_rate)}</data>
+          <small>{v.t.deals(v.f.count(s.win_deals), v.f.count(s.loss_deals), v.f.count(s.total_deals))}</small>
+        </Figure>
+        <Figure name="profit_factor" term={v.t.profitFactor}>
+          {s.profit_factor === null ? (
+            <data value="">{v.t.noLosses}</data>
+          ) : (
+            <data value={String(s.profit_factor)}>{v.f.ratio(s.profit_factor)}</data>
+          )}
+        </Figure>
+        <Figure name="avg_win_pnl" term={v.t.avgWin}>
+          <Money v={v} value={s.avg_win_pnl} signed />
+        </Figure>
+        <Figure name="avg_loss_pnl" term={v.t.avgLoss}>
+          <Money v={v} value={s.avg_loss_pnl} signed />
+        </Figure>
+        <Figure name="avg_holding_days" term={v.t.avgHoldingDays}>
+          <data value={`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`}>
+            {v.t.holdingDaysValue(v.f.days(s.avg_holding_days_win), v.f.days(s.avg_holding_days_loss))}
+          </data>
+        </Figure>
+        <Figure name="total_fee_tax" term={v.t.feesAndTax}>
+          <Money v={v} value={s.total_fee_tax} />
+        </Figure>
       </dl>
-    </section>
+    </Section>
   );
 }
 
@@ -175,102 +256,52 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
 
   if (months.length === 0) {
     return (
-      <section aria-labelledby="pnl-chart-heading">
-        <h2 id="pnl-chart-heading">{v.t.pnlChart}</h2>
+      <Section id="pnl-chart-heading" title={v.t.pnlChart}>
         <p>{v.t.noChartData}</p>
-      </section>
+      </Section>
     );
   }
   return (
     <div class="charts">
-      <section aria-labelledby="pnl-chart-heading">
-        <h2 id="pnl-chart-heading">{v.t.pnlChart}</h2>
-        <LineChart
-          id="pnl-chart"
-          title={v.t.pnlChart}
-          description={v.t.pnlChartDesc(
-            first,
-            last,
-            v.f.money(running[running.length - 1]!),
-            v.f.money(Math.min(...running)),
-            v.f.money(Math.max(...running)),
-          )}
-          points={months.map((m, i) => ({ label: v.f.month(m), value: running[i]! }))}
-          axis={v.f.compactMoney}
-        />
-        <details>
-          <summary>{v.t.chartData}</summary>
-          <Scroll label={v.t.pnlChart}>
-            <table data-table="monthly_realized_pnl">
-              <thead>
-                <tr>
-                  <th scope="col">{v.t.month}</th>
-                  <th scope="col" class="num">
-                    {v.t.monthPnl}
-                  </th>
-                  <th scope="col" class="num">
-                    {v.t.cumulativePnl}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {months.map((m, i) => (
-                  <tr data-month={m}>
-                    <th scope="row">{v.f.month(m)}</th>
-                    <td class="num">
-                      <Money v={v} value={monthPnl[i]!} />
-                    </td>
-                    <td class="num">
-                      <Money v={v} value={running[i]!} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </Scroll>
-        </details>
-      </section>
-      <section aria-labelledby="trades-chart-heading">
-        <h2 id="trades-chart-heading">{v.t.tradesChart}</h2>
-        <BarChart
-          id="trades-chart"
-          title={v.t.tradesChart}
-          description={v.t.tradesChartDesc(
-            first,
-            last,
-            v.f.count(monthCounts.reduce((a, b) => a + b, 0)),
-            v.f.month(months[busiest]!),
-            v.f.count(monthCounts[busiest]!),
-          )}
-          points={months.map((m, i) => ({ label: v.f.month(m), value: monthCounts[i]! }))}
-          axis={v.f.count}
-        />
-        <details>
-          <summary>{v.t.chartData}</summary>
-          <Scroll label={v.t.tradesChart}>
-            <table data-table="monthly_trade_counts">
-              <thead>
-                <tr>
-                  <th scope="col">{v.t.month}</th>
-                  <th scope="col" class="num">
-                    {v.t.tradeCount}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {months.map((m, i) => (
-                  <tr data-month={m}>
-                    <th scope="row">{v.f.month(m)}</th>
-                    <td class="num">
-                      <Count v={v} value={monthCounts[i]!} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </Scroll>
-        </details>
-      </section>
+      <MonthChart
+        v={v}
+        name="pnl"
+        title={v.t.pnlChart}
+        Chart={LineChart}
+        description={v.t.pnlChartDesc(
+          first,
+          last,
+          v.f.money(running[running.length - 1]!),
+          v.f.money(Math.min(...running)),
+          v.f.money(Math.max(...running)),
+        )}
+        months={months}
+        values={running}
+        axis={v.f.compactMoney}
+        table="monthly_realized_pnl"
+        columns={[
+          { head: v.t.monthPnl, num: true, cell: (i) => <Money v={v} value={monthPnl[i]!} /> },
+          { head: v.t.cumulativePnl, num: true, cell: (i) => <Money v={v} value={running[i]!} /> },
+        ]}
+      />
+      <MonthChart
+        v={v}
+        name="trades"
+        title={v.t.tradesChart}
+        Chart={BarChart}
+        description={v.t.tradesChartDesc(
+          first,
+          last,
+          v.f.count(monthCounts.reduce((a, b) => a + b, 0)),
+          v.f.month(months[busiest]!),
+          v.f.count(monthCounts[busiest]!),
+        )}
+        months={months}
+        values={monthCounts}
+        axis={v.f.count}
+        table="monthly_trade_counts"
+        columns={[{ head: v.t.tradeCount, num: true, cell: (i) => <Count v={v} value={monthCounts[i]!} /> }]}
+      />
     </div>
   );
 }
@@ -291,72 +322,47 @@ export function Holdings(props: { v: View; aggregate: Aggregate }) {
   const holdings = props.aggregate.portfolio;
   // Whole cents, so the total is the exact sum of the amounts shown.
   const totalCost = holdings.reduce((sum, h) => sum + Math.round(h.total_cost * 100), 0) / 100;
-  const account = (h: Holding) => `${h.account.broker.code} · ${h.account.account_no}`;
+  const share = (h: Holding) => (totalCost > 0 ? h.total_cost / totalCost : 0);
   return (
-    <section aria-labelledby="holdings">
-      <h2 id="holdings">{v.t.holdings}</h2>
-      {holdings.length === 0 ? (
-        <p>{v.t.noHoldings}</p>
-      ) : (
-        <Scroll label={v.t.holdings}>
-          <table data-table="holdings">
-            <thead>
-              <tr>
-                <th scope="col">{v.t.stock}</th>
-                <th scope="col">{v.t.account}</th>
-                <th scope="col" class="num">
-                  {v.t.quantity}
-                </th>
-                <th scope="col" class="num">
-                  {v.t.avgCost}
-                </th>
-                <th scope="col" class="num">
-                  {v.t.totalCost}
-                </th>
-                <th scope="col" class="num">
-                  {v.t.allocation}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {holdings.map((h) => {
-                const share = totalCost > 0 ? h.total_cost / totalCost : 0;
-                return (
-                  <tr data-id={h.id}>
-                    <th scope="row">{h.stock_code}</th>
-                    <td>{account(h)}</td>
-                    <td class="num">
-                      <Count v={v} value={h.quantity} />
-                    </td>
-                    <td class="num">
-                      <Money v={v} value={h.avg_cost} />
-                    </td>
-                    <td class="num">
-                      <Money v={v} value={h.total_cost} />
-                    </td>
-                    <td class="num">
-                      {v.f.percent(share)}
-                      <AllocationBar share={share} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colspan={4}>
-                  {v.t.total}
-                </th>
-                <td class="num">
-                  <Money v={v} value={totalCost} />
-                </td>
-                <td class="num">{v.f.percent(totalCost > 0 ? 1 : 0)}</td>
-              </tr>
-            </tfoot>
-          </table>
-        </Scroll>
-      )}
-    </section>
+    <Section id="holdings" title={v.t.holdings}>
+      <DataTable
+        label={v.t.holdings}
+        empty={v.t.noHoldings}
+        id="holdings"
+        columns={[
+          { head: v.t.stock, names: true, cell: (h) => h.stock_code },
+          { head: v.t.account, cell: (h) => accountName(h.account) },
+          { head: v.t.quantity, num: true, cell: (h) => <Count v={v} value={h.quantity} /> },
+          { head: v.t.avgCost, num: true, cell: (h) => <Money v={v} value={h.avg_cost} /> },
+          { head: v.t.totalCost, num: true, cell: (h) => <Money v={v} value={h.total_cost} /> },
+          {
+            head: v.t.allocation,
+            num: true,
+            cell: (h) => (
+              <>
+                {v.f.percent(share(h))}
+                <AllocationBar share={share(h)} />
+              </>
+            ),
+          },
+        ]}
+        rows={holdings}
+        rowAttributes={(h) => ({ "data-id": h.id })}
+        foot={
+          <tfoot>
+            <tr>
+              <th scope="row" colspan={4}>
+                {v.t.total}
+              </th>
+              <td class="num">
+                <Money v={v} value={totalCost} />
+              </td>
+              <td class="num">{v.f.percent(totalCost > 0 ? 1 : 0)}</td>
+            </tr>
+          </tfoot>
+        }
+      />
+    </Section>
   );
 }
 
@@ -371,45 +377,19 @@ function DealTable(props: { v: View; id: string; caption: string; empty: string;
     );
   }
   return (
-    <Scroll label={props.caption}>
-      <table data-table={props.id}>
-        <caption>{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{v.t.stock}</th>
-            <th scope="col">{v.t.sellDate}</th>
-            <th scope="col" class="num">
-              {v.t.realizedPnl}
-            </th>
-            <th scope="col" class="num">
-              {v.t.holdingDays}
-            </th>
-            <th scope="col" class="num">
-              {v.t.quantitySold}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.deals.map((d) => (
-            <tr>
-              <th scope="row">{d.stock_code}</th>
-              <td>
-                <Day v={v} iso={d.sell_date} />
-              </td>
-              <td class="num">
-                <Money v={v} value={d.realized_pnl} signed />
-              </td>
-              <td class="num">
-                <Count v={v} value={d.holding_days} />
-              </td>
-              <td class="num">
-                <Count v={v} value={d.quantity_sold} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Scroll>
+    <DataTable
+      label={props.caption}
+      id={props.id}
+      caption={props.caption}
+      columns={[
+        { head: v.t.stock, names: true, cell: (d) => d.stock_code },
+        { head: v.t.sellDate, cell: (d) => <Day v={v} iso={d.sell_date} /> },
+        { head: v.t.realizedPnl, num: true, cell: (d) => <Money v={v} value={d.realized_pnl} signed /> },
+        { head: v.t.holdingDays, num: true, cell: (d) => <Count v={v} value={d.holding_days} /> },
+        { head: v.t.quantitySold, num: true, cell: (d) => <Count v={v} value={d.quantity_sold} /> },
+      ]}
+      rows={props.deals}
+    />
   );
 }
 
@@ -417,13 +397,12 @@ export function TopDeals(props: { v: View; aggregate: Aggregate }) {
   const { v } = props;
   const { top_wins, top_losses } = props.aggregate.analytics;
   return (
-    <section aria-labelledby="top-deals">
-      <h2 id="top-deals">{v.t.topDeals}</h2>
+    <Section id="top-deals" title={v.t.topDeals}>
       <div class="deals">
         <DealTable v={v} id="top_wins" caption={v.t.topWins} empty={v.t.noWins} deals={top_wins} />
         <DealTable v={v} id="top_losses" caption={v.t.topLosses} empty={v.t.noLossesYet} deals={top_losses} />
       </div>
-    </section>
+    </Section>
   );
 }
 
@@ -489,64 +468,23 @@ function FilterForm(props: { v: View; aggregate: Aggregate; values: FormValues; 
 function TradeTable(props: { v: View; trades: Transaction[] }) {
   const { v } = props;
   return (
-    <Scroll label={v.t.history}>
-      <table data-table="history">
-        <thead>
-          <tr>
-            <th scope="col">{v.t.date}</th>
-            <th scope="col">{v.t.stock}</th>
-            <th scope="col">{v.t.type}</th>
-            <th scope="col" class="num">
-              {v.t.quantity}
-            </th>
-            <th scope="col" class="num">
-              {v.t.price}
-            </th>
-            <th scope="col" class="num">
-              {v.t.value}
-            </th>
-            <th scope="col" class="num">
-              {v.t.fee}
-            </th>
-            <th scope="col" class="num">
-              {v.t.tax}
-            </th>
-            <th scope="col">{v.t.account}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.trades.map((tx) => (
-            <tr data-id={tx.id}>
-              <td>
-                <Day v={v} iso={tx.trade_date} />
-              </td>
-              <th scope="row">{tx.stock_code}</th>
-              <td>
-                <data value={tx.type}>{tx.type === "buy" ? v.t.buy : v.t.sell}</data>
-              </td>
-              <td class="num">
-                <Count v={v} value={tx.quantity} />
-              </td>
-              <td class="num">
-                <Money v={v} value={tx.price} />
-              </td>
-              <td class="num">
-                <Money v={v} value={tx.total_value} />
-              </td>
-              <td class="num">
-                <Money v={v} value={tx.fee} />
-              </td>
-              <td class="num">
-                <Money v={v} value={tx.personal_tax} />
-              </td>
-              <td>
-                {tx.account.broker.code} · {tx.account.account_no}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Scroll>
+    <DataTable
+      label={v.t.history}
+      id="history"
+      columns={[
+        { head: v.t.date, cell: (tx) => <Day v={v} iso={tx.trade_date} /> },
+        { head: v.t.stock, names: true, cell: (tx) => tx.stock_code },
+        { head: v.t.type, cell: (tx) => <data value={tx.type}>{tx.type === "buy" ? v.t.buy : v.t.sell}</data> },
+        { head: v.t.quantity, num: true, cell: (tx) => <Count v={v} value={tx.quantity} /> },
+        { head: v.t.price, num: true, cell: (tx) => <Money v={v} value={tx.price} /> },
+        { head: v.t.value, num: true, cell: (tx) => <Money v={v} value={tx.total_value} /> },
+        { head: v.t.fee, num: true, cell: (tx) => <Money v={v} value={tx.fee} /> },
+        { head: v.t.tax, num: true, cell: (tx) => <Money v={v} value={tx.personal_tax} /> },
+        { head: v.t.account, cell: (tx) => accountName(tx.account) },
+      ]}
+      rows={props.trades}
+      rowAttributes={(tx) => ({ "data-id": tx.id })}
+    />
   );
 }
 
@@ -596,8 +534,7 @@ export function History(props: { v: View; aggregate: Aggregate; state: HistorySt
   const perPage =
     state.kind === "page" ? (state.query.per_page === 10 ? undefined : String(state.query.per_page)) : state.values.per_page;
   return (
-    <section aria-labelledby="history">
-      <h2 id="history">{v.t.history}</h2>
+    <Section id="history" title={v.t.history}>
       {state.kind === "invalid" ? <Problems v={v} issues={state.issues} /> : null}
       <FilterForm v={v} aggregate={props.aggregate} values={values} perPage={perPage} />
       {state.kind === "page" ? (
@@ -614,7 +551,7 @@ export function History(props: { v: View; aggregate: Aggregate; state: HistorySt
           <p>{v.t.noTrades}</p>
         )
       ) : null}
-    </section>
+    </Section>
   );
 }
 

@@ -36,26 +36,26 @@ const MAX_PAGE = 1_000_000_000;
 const date = (description: string) =>
   queryParam(z.iso.date("must be a real date written YYYY-MM-DD").optional()).openapi({ description, example: "2024-01-31" });
 
+/** A code of letters and digits, typed in any case and compared in the one its column keeps. */
+const code = (pattern: RegExp, message: string, oneCase: (code: string) => string) =>
+  queryParam(z.string().regex(pattern, message).transform(oneCase).optional());
+
 const DATES = ["start_date", "end_date"];
 
 export const HistoryQuery = z
   .object({
     page: wholeNumber({ min: 1, max: MAX_PAGE, fallback: 1, description: "Page number, from 1; a page past the end is empty" }),
     per_page: wholeNumber({ min: 1, max: MAX_PER_PAGE, fallback: 10, description: "Records per page" }),
-    broker: queryParam(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9]{1,20}$/, "must be a broker code: 1 to 20 letters or digits")
-        .transform((code) => code.toLowerCase())
-        .optional(),
-    ).openapi({ description: "Broker code, any case: only trades in accounts at that broker", example: "SSI" }),
-    stock_code: queryParam(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits")
-        .transform((code) => code.toUpperCase())
-        .optional(),
-    ).openapi({ description: "Ticker symbol, any case", example: "FPT" }),
+    broker: code(/^[A-Za-z0-9]{1,20}$/, "must be a broker code: 1 to 20 letters or digits", (code) => code.toLowerCase()).openapi(
+      {
+        description: "Broker code, any case: only trades in accounts at that broker",
+        example: "SSI",
+      },
+    ),
+    stock_code: code(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits", (code) => code.toUpperCase()).openapi({
+      description: "Ticker symbol, any case",
+      example: "FPT",
+    }),
     type: queryParam(z.enum(["buy", "sell"], "must be buy or sell").optional()).openapi({ description: "Transaction type" }),
     start_date: date("First trade date included"),
     end_date: date("Last trade date included"),

@@ -1,0 +1,50 @@
+/**
+ * The contract columns of each synced table (DESIGN.md §7), defined once for both databases: the
+ * source (source.ts) adds its tracking columns and its foreign keys, the target (schema.ts) its
+ * own key and its mirrored columns. Each table's are made by a function, since a column builder
+ * belongs to the one table built from it (and `.references()` changes the builder it is called on).
+ * `slug` is not here: the source requires it, the target lets it go null (schema.ts).
+ */
+import { date, integer, numeric, text, uuid } from "drizzle-orm/pg-core";
+
+/** Money: exact decimals to 10^-4, read as strings. */
+export const money = (name: string) => numeric(name, { precision: 20, scale: 4, mode: "string" });
+
+export const brokerColumns = () => ({ code: text("code").notNull(), name: text("name").notNull() });
+
+export const staffColumns = () => ({ name: text("name").notNull(), email: text("email").notNull() });
+
+export const customerColumns = () => ({
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  phone: text("phone").notNull(),
+  staffId: uuid("staff_id").notNull(),
+});
+
+export const accountColumns = () => ({
+  customerId: uuid("customer_id").notNull(),
+  brokerId: uuid("broker_id").notNull(),
+  accountNo: text("account_no").notNull(),
+});
+
+export const holdingColumns = () => ({
+  accountId: uuid("account_id").notNull(),
+  stockCode: text("stock_code").notNull(),
+  isinCode: text("isin_code").notNull(),
+  quantity: integer("quantity").notNull(),
+  avgCost: money("avg_cost").notNull(),
+  totalCost: money("total_cost").notNull(),
+});
+
+export const transactionColumns = () => ({
+  accountId: uuid("account_id").notNull(),
+  tradeDate: date("trade_date", { mode: "string" }).notNull(),
+  stockCode: text("stock_code").notNull(),
+  isinCode: text("isin_code").notNull(),
+  type: text("type", { enum: ["buy", "sell"] }).notNull(),
+  quantity: integer("quantity").notNull(),
+  price: money("price").notNull(),
+  totalValue: money("total_value").notNull(),
+  fee: money("fee").notNull(),
+  personalTax: money("personal_tax").notNull(),
+});
