@@ -30,7 +30,11 @@ export interface SqlBookOptions {
 const DAYS_SQL = `(select array_agg(d::date order by d) from generate_series('2021-01-04'::date, '2025-12-30'::date, '1 day') d
   where extract(isodow from d) < 6)`;
 
-const STOCKS = TICKERS.slice(0, 30).map((t) => ({ code: t.code, isin: isinFor(t.code), base: Math.round(t.basePrice / 100) * 100 }));
+const STOCKS = TICKERS.slice(0, 30).map((t) => ({
+  code: t.code,
+  isin: isinFor(t.code),
+  base: Math.round(t.basePrice / 100) * 100,
+}));
 
 /** Brokers and staff, once per database. */
 async function ensureFirm(db: pg.Client): Promise<void> {
@@ -49,7 +53,8 @@ export async function generateSqlBook(db: pg.Client, o: SqlBookOptions): Promise
   const accounts = Math.min(o.accountsPerCustomer ?? 2, holdings);
   const trades = o.tradesPerCustomer;
   const big = o.firstHoldingTrades;
-  if (big !== undefined && (holdings < 2 || big >= trades)) throw new RangeError("firstHoldingTrades needs a second holding and fewer trades than the customer has");
+  if (big !== undefined && (holdings < 2 || big >= trades))
+    throw new RangeError("firstHoldingTrades needs a second holding and fewer trades than the customer has");
   const chunk = o.chunk ?? 500;
   await ensureFirm(db);
   const stocks = JSON.stringify(STOCKS.slice(0, holdings).map((s, k) => ({ k, ...s })));

@@ -6,6 +6,8 @@
  * execute in Node here, not in workerd, so the peak is V8's heap under Node, an estimate of the
  * isolate's and not its measured figure.
  */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { SyncReport } from "../../src/sync/report";
 import { runSync, type SyncConfig } from "../../src/sync/run";
 
@@ -13,7 +15,14 @@ export interface ChainedRun {
   report: SyncReport;
   /** Peak V8 heap while the run went, bytes. */
   peakHeap: number;
+  /** The heap when the run started, after a full collection: what was there before it. */
+  startHeap: number;
 }
+
+// A full collection before each run, so a run's peak is not inflated by the garbage of the one
+// before it (and the share the process held already is known). Node hides gc() unless asked.
+setFlagsFromString("--expose-gc");
+const collect = runInNewContext("gc") as () => void;
 
 export interface Chain {
   runs: ChainedRun[];
@@ -47,8 +56,10 @@ export async function syncUntilComplete(config: SyncConfig, onRun?: (run: Chaine
   const started = performance.now();
   const runs: ChainedRun[] = [];
   for (;;) {
+    collect();
+    const startHeap = process.memoryUsage().heapUsed;
     const { result, peakHeap } = await withPeakHeap(() => runSync(config, { trigger: "chain", mode: "delta" }));
-    const run = { report: result.report, peakHeap };
+    const run = { report: result.report, peakHeap, startHeap };
     runs.push(run);
     onRun?.(run, runs.length);
     if (run.report.complete) break;
