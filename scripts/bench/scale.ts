@@ -109,7 +109,7 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
     await Promise.all([source.connect(), target.connect()]);
     try {
       log(`generating ${customers} customers × ${options.tradesPerCustomer} trades in PostgreSQL`);
-      let started = performance.now();
+      const started = performance.now();
       const generatedTrades = await generateSqlBook(source, {
         customers,
         tradesPerCustomer: options.tradesPerCustomer,
