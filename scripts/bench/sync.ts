@@ -32,6 +32,13 @@ const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1000);
 const TRADES_PER_CUSTOMER = Number(process.env.BENCH_TRADES_PER_CUSTOMER ?? 1000);
 const CHANGED_PERCENT = 1;
+/**
+ * How far behind its last upper bound each run re-reads (SYNC_OVERLAP_SECONDS; 300 s in
+ * production). The phases here follow each other within seconds, so with 300 s every phase would
+ * re-read the rows of the one before it, which a day's changes, arriving long after the last
+ * run, do not. Nothing writes to the source while a run reads it, so a short overlap loses nothing.
+ */
+const OVERLAP_SECONDS = Number(process.env.BENCH_OVERLAP_SECONDS ?? 5);
 /** The large customer: one holding with most of its trades, three small ones. */
 const BIG_TRADES = Number(process.env.BENCH_BIG_TRADES ?? 100_000);
 const BIG_HOLDING = BIG_TRADES - 3 * Math.floor(BIG_TRADES / 100);
@@ -122,7 +129,7 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
   const config: SyncConfig = {
     DATABASE_URL: server.connectionString(targetDb),
     SOURCE_DATABASE_URL: server.connectionString(sourceDb),
-    SYNC_OVERLAP_SECONDS: 300,
+    SYNC_OVERLAP_SECONDS: OVERLAP_SECONDS,
   };
   try {
     const source = createSql(config.SOURCE_DATABASE_URL!);
@@ -140,6 +147,11 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
     const sourcePg = await connect(sourceDb);
     const targetPg = await connect(targetDb);
     const clock = async () => (await sourcePg.query(`select ${isoMicros("clock_timestamp()")} as at`)).rows[0].at as string;
+    /** Lets the overlap window pass the last changes, then an untimed run moves every bound past them. */
+    const settle = async () => {
+      await new Promise((resolve) => setTimeout(resolve, (OVERLAP_SECONDS + 1) * 1000));
+      await syncUntilComplete(config);
+    };
     /** Syncs what changed since `since`, then copies the same rows over dblink: the floor. */
     const phase = async (name: string, since: string | null): Promise<Phase> => {
       log(`${name}: syncing`);
@@ -151,6 +163,7 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
       await floor.query("create extension if not exists dblink");
       const phases = [await phase("initial", null)];
 
+      await settle();
       let since = await clock();
       for (const stream of STREAMS) {
         await sourcePg.query(
@@ -160,6 +173,7 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
       }
       phases.push(await phase(`${CHANGED_PERCENT}% random edits`, since));
 
+      await settle();
       since = await clock();
       const tradingDay = await applyTradingDay(sourcePg);
       phases.push(await phase("trading day", since));
@@ -186,6 +200,7 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
         ["one new trade in a small holding", holdings[0]],
         ["one new trade in the large holding", holdings.at(-1)],
       ] as const) {
+        await settle();
         const since = await clock();
         await sourcePg.query(
           `insert into transactions (account_id, trade_date, stock_code, isin_code, type, quantity, price, total_value, fee, personal_tax)
@@ -239,7 +254,7 @@ const n = (x: number) => x.toLocaleString("en-US");
 export function printSyncTable(r: SyncBenchResult): string {
   const d = r.tradingDay;
   const lines = [
-    `Sync, runSync over the HTTP driver + local database server on PostgreSQL, ${n(CUSTOMERS)} customers × ${n(TRADES_PER_CUSTOMER)} demo trades (${n(r.sourceRows)} source rows), default budget: a run stops at 25 s and the next continues, until one reports complete.`,
+    `Sync, runSync over the HTTP driver + local database server on PostgreSQL, ${n(CUSTOMERS)} customers × ${n(TRADES_PER_CUSTOMER)} demo trades (${n(r.sourceRows)} source rows), default budget: a run stops at 25 s and the next continues, until one reports complete. Overlap ${OVERLAP_SECONDS} s, and each phase's changes made after the previous phase's rows left the window (BENCH_OVERLAP_SECONDS).`,
     "Floor: the same changed rows copied by INSERT ... SELECT over dblink between two databases of the same server (no HTTP, no JSON, no metrics), measured right after each phase.",
     `Trading day: ${n(d.appended)} trades appended on ${d.date} for ${n(d.customers)} customers, ${n(d.holdings)} positions moved, ${n(d.edited)} older trades edited, ${n(d.deleted)} soft-deleted.`,
     "",
