@@ -21,6 +21,12 @@ export interface SqlBookOptions {
   firstHoldingTrades?: number;
   /** Distinguishes the customers of one call from those of another (names, slugs). */
   label: string;
+  /**
+   * How old the rows' updated_at is made, in seconds (default 0: now). A real back office's
+   * history was written long before an initial sync; rows younger than the sync's overlap are
+   * re-read by every run that starts within it.
+   */
+  ageSeconds?: number;
   /** Customers generated per transaction, so progress shows and no transaction is huge. */
   chunk?: number;
   onProgress?: (customersDone: number) => void;
@@ -56,6 +62,7 @@ export async function generateSqlBook(db: pg.Client, o: SqlBookOptions): Promise
   if (big !== undefined && (holdings < 2 || big >= trades))
     throw new RangeError("firstHoldingTrades needs a second holding and fewer trades than the customer has");
   const chunk = o.chunk ?? 500;
+  const stamped = `now() - make_interval(secs => ${Number(o.ageSeconds ?? 0)})`;
   await ensureFirm(db);
   const stocks = JSON.stringify(STOCKS.slice(0, holdings).map((s, k) => ({ k, ...s })));
 
@@ -79,15 +86,15 @@ export async function generateSqlBook(db: pg.Client, o: SqlBookOptions): Promise
         (select id from brokers order by id offset k % (select count(*) from brokers) limit 1) as broker_id
       from gen_customers c cross join generate_series(0, ${accounts - 1}) k`);
     await db.query(
-      `insert into customers (id, slug, name, email, phone, staff_id)
-       select id, $1 || '-' || i || '-' || substr(md5(random()::text), 1, 12), 'Customer ' || $1 || ' ' || i,
+      `insert into customers (updated_at, id, slug, name, email, phone, staff_id)
+       select ${stamped}, id, $1 || '-' || i || '-' || substr(md5(random()::text), 1, 12), 'Customer ' || $1 || ' ' || i,
          $1 || i || '@customers.example', '09' || lpad((i % 100000000)::text, 8, '0'), staff_id
        from gen_customers`,
       [o.label],
     );
     await db.query(
-      `insert into accounts (id, customer_id, broker_id, account_no)
-       select id, customer_id, broker_id, $1 || '-' || i || '-' || k from gen_accounts`,
+      `insert into accounts (updated_at, id, customer_id, broker_id, account_no)
+       select ${stamped}, id, customer_id, broker_id, $1 || '-' || i || '-' || k from gen_accounts`,
       [o.label],
     );
     // Per holding: buy 200, buy 200, sell 100, … so a sell never exceeds what was bought before it.
@@ -103,16 +110,16 @@ export async function generateSqlBook(db: pg.Client, o: SqlBookOptions): Promise
            (select d[1 + (p.j::bigint * (array_length(d, 1) - 1) / greatest(p.m, 1))::int] from days) as trade_date
          from placed p join stock s on s.k = p.h join gen_accounts a on a.i = p.i and a.k = p.h % ${accounts}
        )
-       insert into transactions (account_id, trade_date, stock_code, isin_code, type, quantity, price, total_value, fee, personal_tax)
-       select account_id, trade_date, code, isin, type, quantity, price, quantity * price,
+       insert into transactions (updated_at, account_id, trade_date, stock_code, isin_code, type, quantity, price, total_value, fee, personal_tax)
+       select ${stamped}, account_id, trade_date, code, isin, type, quantity, price, quantity * price,
          round(quantity * price * 0.0015), case when type = 'sell' then quantity * price / 1000 else 0 end
        from priced`,
       [stocks],
     );
     written += inserted.rowCount ?? 0;
     // The back office's positions: what the trades leave, at their average buy price.
-    await db.query(`insert into holdings (account_id, stock_code, isin_code, quantity, avg_cost, total_cost)
-      select t.account_id, t.stock_code, min(t.isin_code),
+    await db.query(`insert into holdings (updated_at, account_id, stock_code, isin_code, quantity, avg_cost, total_cost)
+      select ${stamped}, t.account_id, t.stock_code, min(t.isin_code),
         sum(case when t.type = 'buy' then t.quantity else -t.quantity end),
         round(sum(t.total_value) filter (where t.type = 'buy') / sum(t.quantity) filter (where t.type = 'buy'), 4),
         round(sum(case when t.type = 'buy' then t.quantity else -t.quantity end) *

@@ -1,5 +1,5 @@
 /**
- * Scale benchmark (`npm run bench -- scale [--trades N] [--trades-per-customer N]`), opt-in: not
+ * Scale benchmark (`npm run bench -- scale [--trades N] [--trades-per-customer N] [--fresh]`), opt-in: not
  * part of a plain `npm run bench`, as it takes many minutes. A book of N trades (default
  * 10,000,000: 10,000 customers × 1,000) generated inside PostgreSQL, then
  *
@@ -28,6 +28,11 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 export interface ScaleOptions {
   trades: number;
   tradesPerCustomer: number;
+  /**
+   * Rows stamped now rather than a day ago (`--fresh`): a bulk load just committed, which every
+   * chained run re-reads from its start while it is younger than the overlap (300 s).
+   */
+  fresh: boolean;
 }
 
 export interface ScaleResult {
@@ -46,14 +51,14 @@ export interface ScaleResult {
 export function scaleOptions(argv: string[]): ScaleOptions {
   const { values } = parseArgs({
     args: argv,
-    options: { trades: { type: "string" }, "trades-per-customer": { type: "string" } },
+    options: { trades: { type: "string" }, "trades-per-customer": { type: "string" }, fresh: { type: "boolean" } },
     strict: false,
   });
   const trades = Number(values.trades ?? 10_000_000);
   const tradesPerCustomer = Number(values["trades-per-customer"] ?? 1000);
   if (!Number.isInteger(trades) || !Number.isInteger(tradesPerCustomer) || trades < tradesPerCustomer)
     throw new Error("--trades and --trades-per-customer must be integers, trades at least trades-per-customer");
-  return { trades, tradesPerCustomer };
+  return { trades, tradesPerCustomer, fresh: values.fresh === true };
 }
 
 function freePort(): Promise<number> {
@@ -114,6 +119,8 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
         customers,
         tradesPerCustomer: options.tradesPerCustomer,
         label: "scale",
+        // A back office's history was written long before the initial sync reads it.
+        ageSeconds: options.fresh ? 0 : 86_400,
         onProgress: (done) => log(`  ${done} / ${customers} customers`),
       });
       const generateMs = performance.now() - started;
@@ -179,7 +186,7 @@ export function printScaleTable(r: ScaleResult): string {
   const d = r.day;
   const all = [...r.initial.runs, ...r.dayChain.runs];
   const lines = [
-    `Scale: ${n(r.generatedTrades)} trades (${n(r.customers)} customers × ${n(r.options.tradesPerCustomer)}), generated in PostgreSQL in ${seconds(r.generateMs)} s; runSync in Node (not workerd) over the HTTP driver + local database server (its own process) on PostgreSQL, chained: each run has the default 25 s budget and the next starts as soon as it returns.`,
+    `Scale: ${n(r.generatedTrades)} trades (${n(r.customers)} customers × ${n(r.options.tradesPerCustomer)}), generated in PostgreSQL in ${seconds(r.generateMs)} s, stamped ${r.options.fresh ? "now (--fresh)" : "a day ago"}; runSync in Node (not workerd) over the HTTP driver + local database server (its own process) on PostgreSQL, chained: each run has the default 25 s budget and the next starts as soon as it returns.`,
     `Trading day: ${n(d.appended)} trades appended on ${d.date} for ${n(d.customers)} customers, ${n(d.holdings)} positions moved, ${n(d.edited)} older trades edited, ${n(d.deleted)} soft-deleted.`,
     `Peak heap: process.memoryUsage().heapUsed sampled every ~50 ms during each run, in Node; it includes what the process held when the run started, after a full collection (${mb(Math.min(...all.map((x) => x.startHeap)))}–${mb(Math.max(...all.map((x) => x.startHeap)))} MB: the benchmark, tsx, the driver).`,
     "",
