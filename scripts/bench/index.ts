@@ -1,17 +1,18 @@
 /**
- * `npm run bench [-- domain|sync|http ...]`: every benchmark, or the ones named (`reconcile`
- * only when named: it loads a million trades). Each prints its figures beside a floor measured
- * in the same run.
+ * `npm run bench [-- domain|sync|http|reconcile|scale ...]`: the default benchmarks, or the
+ * ones named. Each prints its figures beside a floor measured in the same run. `reconcile` (a
+ * million trades) and `scale` (10,000,000 trades by default, `-- scale --trades N` for another
+ * size) take many minutes, so they only run when named.
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const all = ["domain", "sync", "http"] as const;
-/** Long runs on a large book, only when named. */
-const optIn = ["reconcile"] as const;
-const chosen = process.argv.slice(2).filter((a) => ([...all, ...optIn] as readonly string[]).includes(a));
-const run = chosen.length ? chosen : [...all];
+const defaults = ["domain", "sync", "http"] as const;
+const known = [...defaults, "reconcile", "scale"];
+const args = process.argv.slice(2);
+const chosen = args.filter((a) => known.includes(a));
+const run = chosen.length ? chosen : [...defaults];
 
 for (const name of run) {
   console.log(`\n== ${name}`);
@@ -29,6 +30,9 @@ for (const name of run) {
   } else if (name === "sync") {
     const { runSyncBenchmark, printSyncTable } = await import("./sync");
     console.log(printSyncTable(await runSyncBenchmark()));
+  } else if (name === "scale") {
+    const { runScaleBenchmark, printScaleTable, scaleOptions } = await import("./scale");
+    console.log(printScaleTable(await runScaleBenchmark(scaleOptions(args))));
   } else {
     const { runHttpBenchmark, printHttpTable } = await import("./http");
     console.log(printHttpTable(await runHttpBenchmark()));

@@ -1,0 +1,195 @@
+/**
+ * Scale benchmark (`npm run bench -- scale [--trades N] [--trades-per-customer N] [--fresh]`), opt-in: not
+ * part of a plain `npm run bench`, as it takes many minutes. A book of N trades (default
+ * 10,000,000: 10,000 customers × 1,000) generated inside PostgreSQL, then
+ *
+ * - the initial sync by chained runs (scripts/bench/chain.ts: runSync again until complete,
+ *   each with the default 25 s budget), with no step in between;
+ * - a trading day (scripts/bench/book.ts), synced the same way: the source-to-served lag is
+ *   the time from its commit until a run reports complete and the target serves its trades.
+ *
+ * Every run's peak heap is sampled every ~50 ms. The runs execute in Node here, not workerd;
+ * the local database server runs in a child process so its buffers are not counted as the
+ * sync's.
+ */
+import pg from "pg";
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { createSql } from "../../src/db/client";
+import { freePort } from "../wrangler-dev";
+import type { SyncConfig } from "../../src/sync/run";
+import { applyTradingDay, generateSqlBook, type TradingDay } from "./book";
+import { syncUntilComplete, type Chain, type ChainedRun } from "./chain";
+
+const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface ScaleOptions {
+  trades: number;
+  tradesPerCustomer: number;
+  /**
+   * Rows stamped now rather than a day ago (`--fresh`): a bulk load just committed, which every
+   * chained run re-reads from its start while it is younger than the overlap (300 s).
+   */
+  fresh: boolean;
+}
+
+export interface ScaleResult {
+  options: ScaleOptions;
+  customers: number;
+  generatedTrades: number;
+  generateMs: number;
+  initial: Chain;
+  day: TradingDay;
+  dayChain: Chain;
+  /** From the trading day's commit until the run that reported complete returned. */
+  lagMs: number;
+  served: { trades: number; metricsAfterCommit: number; dayCustomers: number; pending: number };
+}
+
+export function scaleOptions(argv: string[]): ScaleOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: { trades: { type: "string" }, "trades-per-customer": { type: "string" }, fresh: { type: "boolean" } },
+    strict: false,
+  });
+  const trades = Number(values.trades ?? 10_000_000);
+  const tradesPerCustomer = Number(values["trades-per-customer"] ?? 1000);
+  if (!Number.isInteger(trades) || !Number.isInteger(tradesPerCustomer) || trades < tradesPerCustomer)
+    throw new Error("--trades and --trades-per-customer must be integers, trades at least trades-per-customer");
+  return { trades, tradesPerCustomer, fresh: values.fresh === true };
+}
+
+/** The local database server as its own process, so this process's heap is the sync's. */
+async function startServerProcess(): Promise<{ url: string; connectionString: (db: string) => string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/local-db/cli.ts"], {
+    cwd: root,
+    env: { ...process.env, LOCAL_DB_PORT: String(port), LOCAL_PG_URL: PG_URL },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`local database server exited with ${code}`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("local database server on")) resolve();
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return { url, child, connectionString: (db) => `postgres://local:local@127.0.0.1:${port}/${db}` };
+}
+
+const log = (msg: string) => console.error(`[bench scale ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+const describeRun = ({ report, peakHeap, startHeap }: ChainedRun, i: number) =>
+  `run ${i}: ${report.synced_rows} rows, ${report.holdings_recomputed} holdings, ${report.metrics_recomputed} customers, ${report.duration_ms} ms (metrics ${report.metrics_ms}), peak heap ${mb(peakHeap)} MB (${mb(startHeap)} at its start)${report.complete ? ", complete" : ""}`;
+
+export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleResult> {
+  const server = await startServerProcess();
+  const suffix = `scale${Date.now().toString(36)}`;
+  const [targetDb, sourceDb] = [`investments_${suffix}`, `backoffice_${suffix}`];
+  const config: SyncConfig = {
+    DATABASE_URL: server.connectionString(targetDb),
+    SOURCE_DATABASE_URL: server.connectionString(sourceDb),
+    SYNC_OVERLAP_SECONDS: 300,
+  };
+  const customers = Math.ceil(options.trades / options.tradesPerCustomer);
+  try {
+    // The server creates each database, with its schema, on first use.
+    await createSql(config.SOURCE_DATABASE_URL!)`select 1`;
+    await createSql(config.DATABASE_URL)`select 1`;
+    const source = new pg.Client({ connectionString: `${PG_URL}/${sourceDb}` });
+    const target = new pg.Client({ connectionString: `${PG_URL}/${targetDb}` });
+    for (const c of [source, target]) c.on("error", () => undefined); // ended by the drop at the end
+    await Promise.all([source.connect(), target.connect()]);
+    try {
+      log(`generating ${customers} customers × ${options.tradesPerCustomer} trades in PostgreSQL`);
+      const started = performance.now();
+      const generatedTrades = await generateSqlBook(source, {
+        customers,
+        tradesPerCustomer: options.tradesPerCustomer,
+        label: "scale",
+        // A back office's history was written long before the initial sync reads it.
+        ageSeconds: options.fresh ? 0 : 86_400,
+        onProgress: (done) => log(`  ${done} / ${customers} customers`),
+      });
+      const generateMs = performance.now() - started;
+
+      log("initial sync, chained runs");
+      const initial = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
+
+      const day = await applyTradingDay(source);
+      const committed = performance.now();
+      const committedAt = new Date();
+      log(`trading day committed: ${JSON.stringify(day)}`);
+      const dayChain = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
+      const lagMs = performance.now() - committed;
+
+      // Served: the day's trades are in the target under their customer, nothing waits, the
+      // touched customers' stored metrics were written after the commit.
+      const { rows } = await target.query(
+        `select
+           (select count(*) from transactions where trade_date = $1 and customer_id is not null and deleted_at is null and rejected is null)::int as trades,
+           (select count(*) from customer_metrics m where m.computed_at >= $2
+              and m.customer_id in (select customer_id from transactions where trade_date = $1))::int as metrics_after_commit,
+           (select count(distinct customer_id) from transactions where trade_date = $1)::int as day_customers,
+           ((select count(*) from holdings_pending) + (select count(*) from metrics_pending))::int as pending`,
+        [day.date, committedAt.toISOString()],
+      );
+      return {
+        options,
+        customers,
+        generatedTrades,
+        generateMs,
+        initial,
+        day,
+        dayChain,
+        lagMs,
+        served: {
+          trades: rows[0].trades,
+          metricsAfterCommit: rows[0].metrics_after_commit,
+          dayCustomers: rows[0].day_customers,
+          pending: rows[0].pending,
+        },
+      };
+    } finally {
+      await Promise.all([source.end(), target.end()]).catch(() => undefined);
+    }
+  } finally {
+    for (const db of [targetDb, sourceDb]) {
+      await fetch(`${server.url}/__drop?database=${db}`, { method: "POST" }).catch(() => undefined);
+    }
+    // The drops run in the server's background: SIGTERM lets it finish them before it exits.
+    server.child.kill("SIGTERM");
+  }
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const n = (x: number) => x.toLocaleString("en-US");
+
+export function printScaleTable(r: ScaleResult): string {
+  const heaps = (c: Chain) => c.runs.map((run) => run.peakHeap).sort((a, b) => a - b);
+  const row = (name: string, c: Chain, extra: string) => {
+    const h = heaps(c);
+    return `| ${name} | ${n(c.rows)} | ${c.runs.length} | ${seconds(c.ms)} | ${seconds(c.metricsMs)} | ${seconds(Math.max(...c.runs.map((x) => x.report.duration_ms)))} | ${mb(h[Math.floor(h.length / 2)]!)} | ${mb(h.at(-1)!)} | ${extra} |`;
+  };
+  const d = r.day;
+  const all = [...r.initial.runs, ...r.dayChain.runs];
+  const lines = [
+    `Scale: ${n(r.generatedTrades)} trades (${n(r.customers)} customers × ${n(r.options.tradesPerCustomer)}), generated in PostgreSQL in ${seconds(r.generateMs)} s, stamped ${r.options.fresh ? "now (--fresh)" : "a day ago"}; runSync in Node (not workerd) over the HTTP driver + local database server (its own process) on PostgreSQL, chained: each run has the default 25 s budget and the next starts as soon as it returns.`,
+    `Trading day: ${n(d.appended)} trades appended on ${d.date} for ${n(d.customers)} customers, ${n(d.holdings)} positions moved, ${n(d.edited)} older trades edited, ${n(d.deleted)} soft-deleted.`,
+    `Peak heap: process.memoryUsage().heapUsed sampled every ~50 ms during each run, in Node; it includes what the process held when the run started, after a full collection (${mb(Math.min(...all.map((x) => x.startHeap)))}–${mb(Math.max(...all.map((x) => x.startHeap)))} MB: the benchmark, tsx, the driver).`,
+    "",
+    "| phase | rows written | runs | total s | of which metrics s | longest run s | median run's peak heap MB | largest peak heap MB | source-to-served lag |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    row("initial sync", r.initial, ""),
+    row("trading day", r.dayChain, `${seconds(r.lagMs)} s from commit to complete`),
+    "",
+    `Served after the trading day: ${n(r.served.trades)} of its ${n(d.appended)} new trades in the target under their customer; stored metrics written after the commit for ${n(r.served.metricsAfterCommit)} of the ${n(r.served.dayCustomers)} customers who traded; ${r.served.pending} holdings or customers still pending.`,
+  ];
+  return lines.join("\n");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
+  console.log(printScaleTable(await runScaleBenchmark(scaleOptions(process.argv.slice(2)))));
+}
