@@ -104,7 +104,9 @@ describe("target database down", () => {
 describe("source database down", () => {
   it.each(["error500", "timeout"] as const)("leaves public reads untouched (%s), and health says degraded", async (mode) => {
     const { dbs, customer, account } = await withCustomer();
-    const client = new Client(dbs.env).with({ DATABASE_TIMEOUT_MS: "800" });
+    // Long enough for a target read on a slow, instrumented run; short enough that health's probe
+    // of a hanging source gives up within the test.
+    const client = new Client(dbs.env).with({ DATABASE_TIMEOUT_MS: "3000" });
     await dbs.fault("source", mode);
     await expectServed(client, reads(customer.slug, account.id));
 
