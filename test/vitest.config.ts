@@ -45,15 +45,15 @@ export default defineConfig({
   test: {
     globalSetup: ["./test/global-setup.ts"],
     // `--coverage` (npm run test:coverage, CI): istanbul, because V8 coverage cannot see inside
-    // workerd. The floor is a ratchet: raise it when coverage rises, never lower it to pass. It is
-    // set just under what test/api, test/domain and test/node reach alone (61% of statements), so
-    // the whole suite clears it with room; raise it to the whole suite's figure once CI prints it.
+    // workerd. The floor is a ratchet: raise it when coverage rises, never lower it to pass. It
+    // sits a little under what the whole suite reached in CI (statements 96%, branches 92%,
+    // functions 97%, lines 97%, with the page's .tsx counted from then on).
     coverage: {
       provider: "istanbul",
-      include: ["src/**/*.ts"],
+      include: ["src/**/*.ts", "src/**/*.tsx"],
       exclude: ["src/**/*.d.ts"],
       reporter: ["text-summary", "json-summary"],
-      thresholds: { lines: 60, statements: 60, functions: 50, branches: 50 },
+      thresholds: { lines: 94, statements: 93, functions: 93, branches: 88 },
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,
