@@ -92,11 +92,8 @@ function loadHoldings(target: SyncDatabase, maxTrades: number) {
         `with candidates as (
            select account_id, stock_code from ${HOLDINGS_PENDING} order by account_id, stock_code limit $1
          ),
-         sized as (
-           select p.*, sum((select count(*) ${holdingTrades})) over (order by p.account_id, p.stock_code) as upto,
-             (select count(*) ${holdingTrades}) as trades
-           from candidates p
-         )
+         counted as (select p.*, (select count(*) ${holdingTrades}) as trades from candidates p),
+         sized as (select *, sum(trades) over (order by account_id, stock_code) as upto from counted)
          select p.account_id, p.stock_code,
            (select coalesce(json_agg(${TRADE_TUPLE}), '[]')::text ${holdingTrades}) as trades
          from sized p where p.upto - p.trades < $2
