@@ -33,8 +33,6 @@ export interface Applied {
   goneSlugs: string[];
 }
 
-export const NOTHING_APPLIED: Applied = { inserted: 0, updated: 0, deleted: 0, rejected: 0, goneSlugs: [] };
-
 export function addApplied(a: Applied, b: Applied): Applied {
   return {
     inserted: a.inserted + b.inserted,

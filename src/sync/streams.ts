@@ -127,10 +127,6 @@ export const STREAMS: readonly Stream[] = [
   },
 ];
 
-export function streamNamed(name: StreamName): Stream {
-  return STREAMS.find((s) => s.name === name)!;
-}
-
 /** Streams whose rows take a derived column from `stream` (transactions from accounts). */
 export function derivingFrom(stream: StreamName): Stream[] {
   return STREAMS.filter((s) => s.derived?.stream === stream);

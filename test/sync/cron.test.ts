@@ -1,9 +1,8 @@
 /** The Cron Trigger runs the same sync, and every run leaves a history row. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Book, writeSource } from "../support/book";
 import { setFault } from "../support/databases";
 import { getJson, runScheduled } from "../support/worker";
-import { expectInSync, sampleBook, synced, withSource } from "./helpers";
+import { addTrade, expectInSync, sampleBook, synced, withSource } from "./helpers";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -62,16 +61,7 @@ describe("the scheduled sync", () => {
       expect((await getJson(dbs.env, path)).headers.get("X-Cache")).toBe("HIT");
     }
 
-    const more = new Book();
-    more.trade({
-      account_id: book.accounts[0]!.id,
-      trade_date: "2024-05-02",
-      type: "buy",
-      quantity: 10,
-      price: "95000",
-      updated_at: "2025-06-01T00:00:00Z",
-    });
-    await writeSource(dbs.source, more);
+    await addTrade(dbs.source, book.accounts[0]!.id);
     await runScheduled(dbs.env);
 
     const after = await getJson(dbs.env, changed!);

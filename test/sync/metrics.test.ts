@@ -2,9 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { computeMetrics } from "../../src/domain";
 import { newSlug } from "../../src/domain/slug";
-import { Book, writeSource } from "../support/book";
 import { getJson } from "../support/worker";
-import { changeSource, runWith, sampleBook, softDelete, synced, withSource } from "./helpers";
+import { addTrade, changeSource, runWith, sampleBook, softDelete, synced, withSource } from "./helpers";
 
 describe("cached answers after a sync", () => {
   it("are dropped for a customer deleted or given a new slug", async () => {
@@ -37,23 +36,14 @@ describe("stored metrics after a sync", () => {
     expect(first.body.data.transaction_count).toBe(3);
     expect((await getJson(dbs.env, path)).headers.get("X-Cache")).toBe("HIT");
 
-    const more = new Book();
-    more.trade({
-      account_id: book.accounts[0]!.id,
-      trade_date: "2024-05-02",
-      type: "buy",
-      quantity: 10,
-      price: "95000",
-      updated_at: "2025-06-01T00:00:00Z",
-    });
-    await writeSource(dbs.source, more);
+    const added = await addTrade(dbs.source, book.accounts[0]!.id);
     const report = await synced(dbs.env);
     // Only the holding the trade belongs to is recomputed; the customer's other holding is merged as stored.
     expect(report).toMatchObject({ synced_rows: 1, holdings_recomputed: 1, metrics_recomputed: 1, changed_customers: 1 });
 
     const after = await getJson(dbs.env, path);
     expect(after.headers.get("X-Cache")).toBe("MISS");
-    const trades = [...book.transactions.filter((t) => t.account_id !== book.accounts[2]!.id), ...more.transactions];
+    const trades = [...book.transactions.filter((t) => t.account_id !== book.accounts[2]!.id), ...[added]];
     expect(after.body.data).toEqual(computeMetrics(trades).stats);
   });
 
