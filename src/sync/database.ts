@@ -65,20 +65,24 @@ export const texts = (value: unknown): string[] => {
 
 function connect(url: string, budget: Budget, readOnly: boolean, onError: (err: unknown) => never): SyncDatabase {
   const sql = createSql(url);
+  // The sync's statements work on batches (a page, hundreds of holdings or customers, each with
+  // correlated subqueries), so the planner's estimates pass jit_above_cost while the work itself
+  // takes milliseconds: JIT compiling took 0.5 s of a 4 ms customers batch on PostgreSQL 15.
+  const noJit = sql.query("set local jit = off");
   return {
     sql,
     async run(statements) {
       budget.spend(1);
       let rows: Row[][];
       try {
-        rows = (await sql.transaction(
-          statements.map((s) => s.query),
-          { readOnly, fetchOptions: { signal: AbortSignal.timeout(budget.limits.requestTimeoutMs) } },
-        )) as Row[][];
+        rows = (await sql.transaction([noJit, ...statements.map((s) => s.query)], {
+          readOnly,
+          fetchOptions: { signal: AbortSignal.timeout(budget.limits.requestTimeoutMs) },
+        })) as Row[][];
       } catch (err) {
         onError(err);
       }
-      return statements.map((s, i) => s.decode(rows[i]!)) as Results<typeof statements>;
+      return statements.map((s, i) => s.decode(rows[i + 1]!)) as Results<typeof statements>;
     },
   };
 }
