@@ -49,6 +49,13 @@ export const brokers = pgTable("brokers", { id: sourceId(), ...brokerColumns(), 
 
 export const staff = pgTable("staff", { id: sourceId(), ...staffColumns(), ...mirrored() });
 
+/** The names of the columns every synced table adds, for SQL written as text (src/db/served.ts, src/sync). */
+export const MIRRORED = {
+  deletedAt: staff.deletedAt.name,
+  rejected: staff.rejected.name,
+  sourceUpdatedAt: staff.sourceUpdatedAt.name,
+} as const;
+
 export const customers = pgTable(
   "customers",
   {

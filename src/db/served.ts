@@ -8,8 +8,10 @@
  * the sync's statements (plain SQL, src/sync) say the same thing.
  */
 
+import { MIRRORED } from "./schema";
+
 /** Neither soft-deleted in the source nor set aside by the sync. */
-export const live = (alias: string) => `${alias}.deleted_at is null and ${alias}.rejected is null`;
+export const live = (alias: string) => `${alias}.${MIRRORED.deletedAt} is null and ${alias}.${MIRRORED.rejected} is null`;
 
 /**
  * Account `a` is served as one of customer `customerId`'s: live, still the customer's, and at a

@@ -18,7 +18,7 @@
  */
 import { getTableName } from "drizzle-orm";
 import type { Sql } from "../db/client";
-import { holdingsPending, metricsPending } from "../db/schema";
+import { holdingsPending, metricsPending, MIRRORED } from "../db/schema";
 import { int, oneRow, texts, type Row, type Statement } from "./database";
 import { derivingFrom, type Stream } from "./streams";
 
@@ -91,13 +91,13 @@ function verdict(stream: Stream): string {
 function upsertStatement(stream: Stream): string {
   const { name, columns, derived } = stream;
   const copied = columns.map((c) => c.name);
-  const written = [...copied, ...(derived ? [derived.name] : []), "deleted_at", "rejected"];
-  const stored = [...written, "source_updated_at"];
+  const written = [...copied, ...(derived ? [derived.name] : []), MIRRORED.deletedAt, MIRRORED.rejected];
+  const stored = [...written, MIRRORED.sourceUpdatedAt];
   const children = derivingFrom(name);
   const ctes = [
     pageCte(stream),
     `incoming as (
-      select page.*, ${verdict(stream)} as rejected${derived ? `, parent.${derived.column} as ${derived.name}` : ""}
+      select page.*, ${verdict(stream)} as ${MIRRORED.rejected}${derived ? `, parent.${derived.column} as ${derived.name}` : ""}
       from page${derived ? ` left join ${derived.stream} parent on parent.id = page.${derived.foreignKey}` : ""}
     )`,
     `before as (select t.* from ${name} t where t.id in (select id from page))`,

@@ -7,6 +7,7 @@
  * - Rejected: a row no ledger can hold, stored with the reason in `rejected`.
  */
 import type { Sql } from "../db/client";
+import { MIRRORED } from "../db/schema";
 import { int, manyRows, oneRow, text, type Statement } from "./database";
 import { STREAMS, type Stream, type StreamName } from "./streams";
 
@@ -21,7 +22,7 @@ function heldRows(stream: Stream): string[] {
         ? `r.${derived.name} is null`
         : `not exists (select from ${parent.stream} p where p.id = r.${parent.column})`;
     return `select '${stream.name}'::text as stream, r.id, '${parent.column} ' || r.${parent.column} || ' is not in the target' as reason
-      from ${stream.name} r where r.deleted_at is null and ${missing}`;
+      from ${stream.name} r where r.${MIRRORED.deletedAt} is null and ${missing}`;
   });
 }
 
@@ -46,7 +47,8 @@ export const listHeld = (target: Sql, limit: number) =>
   manyRows(target.query(`select * from (${HELD}) h order by stream, id limit $1`, [limit]), listed);
 
 const REJECTED = STREAMS.map(
-  (s) => `select '${s.name}'::text as stream, id, rejected as reason from ${s.name} where rejected is not null`,
+  (s) =>
+    `select '${s.name}'::text as stream, id, ${MIRRORED.rejected} as reason from ${s.name} where ${MIRRORED.rejected} is not null`,
 ).join(" union all ");
 
 export const countRejected = (target: Sql): Statement<number> =>

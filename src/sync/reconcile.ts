@@ -18,7 +18,7 @@
  */
 import { getTableName } from "drizzle-orm";
 import type { Sql } from "../db/client";
-import { reconcileProgress } from "../db/schema";
+import { MIRRORED, reconcileProgress } from "../db/schema";
 import { addApplied, applyPage, removeRows } from "./apply";
 import type { Budget } from "./budget";
 import { isoMicros, sourceRows } from "./cursor";
@@ -152,7 +152,7 @@ async function reconcileTable(ctx: Context, stream: Stream, after: string | null
 async function compare(ctx: Context, stream: Stream, prefix: string, depth: number, after: string | null): Promise<Range[]> {
   const [[source], [target]] = await Promise.all([
     ctx.source.run([checksums(ctx.source.sql, stream, "updated_at", prefix, depth, after)]),
-    ctx.target.run([checksums(ctx.target.sql, stream, "source_updated_at", prefix, depth, after)]),
+    ctx.target.run([checksums(ctx.target.sql, stream, MIRRORED.sourceUpdatedAt, prefix, depth, after)]),
   ]);
   const theirs = new Map(target.map((b) => [b.bucket, b]));
   const differing = new Map<string, Range>();
