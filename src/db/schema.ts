@@ -155,15 +155,18 @@ export const reconcileProgress = pgTable("reconcile_progress", {
 });
 
 /**
- * One keyset cursor per stream: the last (updated_at, id) applied, at microsecond precision, and
- * the upper bound of the run that applied it, from which the next run re-reads its overlap
- * window (src/sync/cursor.ts).
+ * One keyset cursor per stream: the last (updated_at, id) applied, at microsecond precision; the
+ * upper bound of the run that applied it; whether that run read the stream up to its bound; and
+ * the earliest point from which rows read since the last re-read may have committed late, which
+ * the pass after the stream catches up re-reads (src/sync/cursor.ts).
  */
 export const syncCursors = pgTable("sync_cursors", {
   stream: text("stream").primaryKey(),
   cursorUpdatedAt: instant("cursor_updated_at").notNull(),
   cursorId: uuid("cursor_id").notNull(),
   upperBound: instant("upper_bound").notNull(),
+  caughtUp: boolean("caught_up").notNull().default(true),
+  recheckFrom: instant("recheck_from"),
 });
 
 /** A single lease row keeps two runs (cron and admin) from overlapping; it expires if a run dies. */

@@ -8,10 +8,17 @@
  *
  * Where a run starts: a row whose transaction commits late carries an `updated_at` earlier than
  * its commit, possibly behind a cursor that already moved past it. A read at source time T can
- * only miss rows with `updated_at > T - D` (D = longest source transaction), so each stream
- * remembers the upper bound of the last run that read it, and the next run starts from
- * `min(cursor, upper_bound - overlap)`. With overlap >= D nothing is lost, and a run resuming a
- * long backlog (cursor far behind the bound) does not re-read anything.
+ * only miss rows with `updated_at > T - D` (D = longest source transaction, the overlap), and a
+ * run's reads all happen after its upper bound B, so a run that read from S to X may have missed
+ * rows in the window (max(S, B - D), X]. Each stream keeps the earliest such point since its last
+ * re-read (`recheck_from`):
+ *
+ * - a run continuing a pass its predecessor stopped on the budget starts at the cursor and
+ *   carries the point on, so a long backlog younger than D is read once, not once per run;
+ * - a run after the stream caught up starts at `min(cursor, recheck_from)`, re-reading the
+ *   windows of the whole pass once, and keeps only its own window.
+ *
+ * With an overlap >= D nothing is lost.
  */
 import { getTableName } from "drizzle-orm";
 import type { Sql } from "../db/client";
@@ -25,6 +32,8 @@ const C = {
   updatedAt: syncCursors.cursorUpdatedAt.name,
   id: syncCursors.cursorId.name,
   bound: syncCursors.upperBound.name,
+  caughtUp: syncCursors.caughtUp.name,
+  recheckFrom: syncCursors.recheckFrom.name,
 };
 
 export interface Key {
@@ -47,24 +56,40 @@ const BEFORE_EVERYTHING: Key = { updatedAt: "-infinity", id: NIL_UUID };
 /** SQL for a timestamptz as UTC ISO text with all six fractional digits, whatever the session's settings. */
 export const isoMicros = (expr: string) => `to_char((${expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/**
- * Where each stream's read starts this run, as a lookup; streams never synced start before
- * everything.
- */
-export function loadStarts(target: Sql, overlapSeconds: number): Statement<(stream: StreamName) => Key> {
-  const resume = `${C.bound} - make_interval(secs => $1::int)`;
+/** Where a stream's read starts this run. */
+export interface Start {
+  from: Key;
+  /** True when the last run stopped mid-pass: this one continues it from the cursor. */
+  resumes: boolean;
+  /** The re-read point this run carries on (null when it starts a pass, or nothing awaits a re-read). */
+  carried: string | null;
+}
+
+/** Where each stream's read starts this run, as a lookup; streams never synced start before everything. */
+export function loadStarts(target: Sql): Statement<(stream: StreamName) => Start> {
+  const recheck = `${C.caughtUp} and ${C.recheckFrom} < ${C.updatedAt}`;
   const query = target.query(
     `select ${C.stream} as stream,
-       case when ${C.updatedAt} < ${resume} then ${isoMicros(C.updatedAt)} else ${isoMicros(resume)} end as updated_at,
-       case when ${C.updatedAt} < ${resume} then ${C.id} else '${NIL_UUID}'::uuid end as id
+       case when ${recheck} then ${isoMicros(C.recheckFrom)} else ${isoMicros(C.updatedAt)} end as updated_at,
+       case when ${recheck} then '${NIL_UUID}'::uuid else ${C.id} end as id,
+       ${C.caughtUp} as caught_up,
+       case when ${C.caughtUp} then null else ${isoMicros(C.recheckFrom)} end as carried
      from ${CURSORS}`,
-    [overlapSeconds],
   );
   return {
     query,
     decode(rows) {
-      const starts = new Map(rows.map((r) => [text(r.stream), { updatedAt: text(r.updated_at), id: text(r.id) }]));
-      return (stream) => starts.get(stream) ?? BEFORE_EVERYTHING;
+      const starts = new Map(
+        rows.map((r): [string, Start] => [
+          text(r.stream),
+          {
+            from: { updatedAt: text(r.updated_at), id: text(r.id) },
+            resumes: r.caught_up === false,
+            carried: textOrNull(r.carried),
+          },
+        ]),
+      );
+      return (stream) => starts.get(stream) ?? { from: BEFORE_EVERYTHING, resumes: false, carried: null };
     },
   };
 }
@@ -171,14 +196,28 @@ export function sourceRows(
   );
 }
 
-/** Moves a stream's cursor to the last row of an applied page; sent in that page's transaction. */
-export function advanceCursor(target: Sql, stream: StreamName, to: Key, bound: string): Statement<void> {
+/** A stream's progress in one run: where it started, its upper bound and the overlap D. */
+export interface Pass {
+  start: Start;
+  bound: string;
+  overlapSeconds: number;
+}
+
+/**
+ * Moves a stream's cursor to the last row of an applied page, recording whether the stream is
+ * caught up and the earliest point that awaits a re-read (this run's window joins the carried
+ * one once the cursor is inside it); sent in that page's transaction.
+ */
+export function advanceCursor(target: Sql, stream: StreamName, to: Key, caughtUp: boolean, pass: Pass): Statement<void> {
+  const window = `greatest($6::timestamptz, $4::timestamptz - make_interval(secs => $7::int))`;
   return effect(
     target.query(
-      `insert into ${CURSORS} (${C.stream}, ${C.updatedAt}, ${C.id}, ${C.bound}) values ($1, $2, $3, $4)
+      `insert into ${CURSORS} (${C.stream}, ${C.updatedAt}, ${C.id}, ${C.bound}, ${C.caughtUp}, ${C.recheckFrom})
+       values ($1, $2, $3, $4, $5,
+         case when $2::timestamptz > ${window} then least($8::timestamptz, ${window}) else $8::timestamptz end)
        on conflict (${C.stream}) do update
-       set ${C.updatedAt} = excluded.${C.updatedAt}, ${C.id} = excluded.${C.id}, ${C.bound} = excluded.${C.bound}`,
-      [stream, to.updatedAt, to.id, bound],
+       set ${[C.updatedAt, C.id, C.bound, C.caughtUp, C.recheckFrom].map((c) => `${c} = excluded.${c}`).join(", ")}`,
+      [stream, to.updatedAt, to.id, pass.bound, caughtUp, pass.start.from.updatedAt, pass.overlapSeconds, pass.start.carried],
     ),
   );
 }

@@ -13,7 +13,7 @@ import type { Config } from "../env";
 import { describe } from "../errors";
 import { addApplied, applyPage } from "./apply";
 import { Budget, type BudgetLimits } from "./budget";
-import { advanceCursor, loadStarts, readPage, readUpperBound, type Key, type Page } from "./cursor";
+import { advanceCursor, loadStarts, readPage, readUpperBound, type Key, type Page, type Pass } from "./cursor";
 import { sourceDatabase, targetDatabase, type SyncDatabase } from "./database";
 import { LeaseHeldError, SourceUnavailableError } from "./errors";
 import { countHeld } from "./held";
@@ -69,7 +69,7 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     recordDied(sql, run.id),
     recordStart(sql, run.id, options.trigger, options.mode),
     requestReconciliation(sql, run.id, options.mode === "full"),
-    loadStarts(sql, config.SYNC_OVERLAP_SECONDS),
+    loadStarts(sql),
   ]);
   if (!taken) throw new LeaseHeldError(lease.expiresAt, lease.retryAfterSeconds);
 
@@ -79,7 +79,11 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     const bound = await readUpperBound(run.source);
     let caughtUp = true;
     for (const stream of STREAMS) {
-      caughtUp = await syncStream(run, stream, startOf(stream.name), bound);
+      caughtUp = await syncStream(run, stream, {
+        start: startOf(stream.name),
+        bound,
+        overlapSeconds: config.SYNC_OVERLAP_SECONDS,
+      });
       if (!caughtUp) break;
     }
     if (caughtUp) {
@@ -112,26 +116,35 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
  * The next page is read from the source while the current one is applied to the target, so
  * the two databases work at the same time.
  */
-async function syncStream(run: Run, stream: Stream, start: Key, bound: string): Promise<boolean> {
+async function syncStream(run: Run, stream: Stream, pass: Pass): Promise<boolean> {
   const { source, target, budget } = run;
   const read = (from: Key) => {
-    const page = readPage(source, stream, from, bound, { maxRows: budget.limits.pageRows, maxBytes: budget.limits.pageBytes });
+    const page = readPage(source, stream, from, pass.bound, {
+      maxRows: budget.limits.pageRows,
+      maxBytes: budget.limits.pageBytes,
+    });
     page.catch(() => undefined); // a read left behind when the run stops must not be an unhandled rejection
     return page;
   };
   let next: Promise<Page> | undefined;
+  let cursor = pass.start.from;
+  let caughtUp = !pass.start.resumes;
   while (!budget.spent) {
     const page = await budget.step(async () => {
-      const page = await (next ?? read(start));
+      const page = await (next ?? read(cursor));
       if (!page.exhausted) next = read(page.last!);
       if (page.last) {
         // The page's rows, its cursor and the lease renewal commit together or not at all.
         const [, , ...applied] = await target.run([
           renewLease(target.sql, run.id),
-          advanceCursor(target.sql, stream.name, page.last, bound),
+          advanceCursor(target.sql, stream.name, page.last, page.exhausted, pass),
           ...applyPage(target.sql, stream, page.rows),
         ]);
         run.tally.add(stream.name, applied.reduce(addApplied));
+        [cursor, caughtUp] = [page.last, page.exhausted];
+      } else if (!caughtUp) {
+        // The pass ended on an empty page: the stream is caught up, and its re-read is due.
+        await target.run([advanceCursor(target.sql, stream.name, cursor, true, pass)]);
       }
       return page;
     });

@@ -90,6 +90,42 @@ describe("the sync's cursors", () => {
     expect(metrics).toBe(book.customers.length);
   });
 
+  it("chains runs through a backlog younger than the overlap, reading each page once, and re-reads the pass once caught up", async () => {
+    const book = new Book();
+    const { account } = book.simpleCustomer();
+    for (let i = 0; i < 40; i++) {
+      book.trade({ account_id: account.id, trade_date: "2024-05-01", type: "buy", quantity: i + 1, price: "1000" });
+    }
+    const dbs = await withSource(new Book(), { SYNC_OVERLAP_SECONDS: "300" });
+    const recent = await sourceTime(dbs.source, -60);
+    for (const table of ["brokers", "staff", "customers", "accounts", "transactions"] as const) {
+      for (const row of book[table]) row.updated_at = recent;
+    }
+    await writeSource(dbs.source, book);
+    const tradePages = (runs: { report: { streams: { transactions: { pages: number } } } }[]) =>
+      runs.reduce((pages, { report }) => pages + report.streams.transactions.pages, 0);
+
+    // Five steps go to the small streams, three to pages of two trades.
+    const first = await runWith(dbs.env, { pageRows: 2, stopAfterSteps: 8 });
+    // A trade committed late, stamped behind the cursor the first run left.
+    const late = new Book();
+    late.trade({ account_id: account.id, trade_date: "2024-05-02", type: "sell", quantity: 1, price: "1200" });
+    late.transactions[0]!.updated_at = await sourceTime(dbs.source, -120);
+    await writeSource(dbs.source, late);
+    const second = await runWith(dbs.env, { pageRows: 2, stopAfterSteps: 8 });
+    const third = await runWith(dbs.env, { pageRows: 2 });
+    expect([first, second, third].map((r) => r.report.complete)).toEqual([false, false, true]);
+    // 40 trades in pages of two: each page read once.
+    expect(tradePages([first, second, third])).toBe(20);
+    expect(countRows(book)).toBe(first.report.synced_rows + second.report.synced_rows + third.report.synced_rows);
+
+    // Caught up, the next run re-reads the pass's overlap windows once and finds the late trade.
+    const recheck = await runWith(dbs.env, { pageRows: 2 });
+    expect(recheck.report.synced_rows).toBe(1);
+    expect(tradePages([recheck])).toBe(21);
+    await expectInSync(dbs);
+  });
+
   it("stops within its subrequest budget, and the next run continues", async () => {
     const book = sampleBook();
     const dbs = await withSource(book);
