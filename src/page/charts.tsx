@@ -20,14 +20,11 @@ interface ChartProps {
   axis: (value: number) => string;
 }
 
-const WIDTH = 480;
-const HEIGHT = 240;
-const LEFT = 96;
-const RIGHT = 12;
-const TOP = 14;
-const BOTTOM = 34;
-const PLOT_W = WIDTH - LEFT - RIGHT;
-const PLOT_H = HEIGHT - TOP - BOTTOM;
+/** The viewBox, and the margins around the plot that hold the axis labels. */
+const BOX = { width: 480, height: 240, margin: { left: 96, right: 12, top: 14, bottom: 34 } };
+const { left: LEFT, right: RIGHT, top: TOP, bottom: BOTTOM } = BOX.margin;
+const PLOT_W = BOX.width - LEFT - RIGHT;
+const PLOT_H = BOX.height - TOP - BOTTOM;
 /** Beyond this many months the labels would collide; every n-th is shown instead. */
 const MAX_LABELS = 6;
 
@@ -48,14 +45,20 @@ function Frame(props: ChartProps & { children: Child }) {
   const ticks = [...new Set([low, 0, high])];
   const every = Math.ceil(points.length / MAX_LABELS);
   return (
-    <svg class="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} focusable="false">
+    <svg
+      class="chart"
+      viewBox={`0 0 ${BOX.width} ${BOX.height}`}
+      role="img"
+      aria-labelledby={`${id}-title ${id}-desc`}
+      focusable="false"
+    >
       <title id={`${id}-title`}>{title}</title>
       <desc id={`${id}-desc`}>{description}</desc>
       {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <g> is never focusable (no tabindex, no links inside); Biome takes every SVG element but <svg> for an interactive one. */}
       <g class="grid" aria-hidden="true">
         {ticks.map((t) => (
           <g>
-            <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(t)} y2={y(t)} class={t === 0 ? "zero" : undefined} />
+            <line x1={LEFT} x2={BOX.width - RIGHT} y1={y(t)} y2={y(t)} class={t === 0 ? "zero" : undefined} />
             <text x={LEFT - 6} y={y(t) + 4} text-anchor="end">
               {axis(t)}
             </text>
@@ -63,7 +66,7 @@ function Frame(props: ChartProps & { children: Child }) {
         ))}
         {points.map((p, i) =>
           i % every === 0 ? (
-            <text x={x(i)} y={HEIGHT - 10} text-anchor="middle">
+            <text x={x(i)} y={BOX.height - 10} text-anchor="middle">
               {p.label}
             </text>
           ) : null,
