@@ -31,6 +31,22 @@ function expectSecurityHeaders(reply: Reply, what: string) {
   });
 }
 
+/**
+ * `path` asked by a client just past the 404 limit (30 a minute). The limiter counts in fixed
+ * one-minute windows, so a burst that straddles a window's end starts over: one more burst
+ * cannot straddle it too.
+ */
+async function overTheLimit(scanner: Client, path: string, headers?: Record<string, string>) {
+  let reply = await burstThen(scanner, path, headers);
+  if (reply.status !== 429) reply = await burstThen(scanner, path, headers);
+  return reply;
+}
+
+async function burstThen(scanner: Client, path: string, headers?: Record<string, string>) {
+  for (let i = 0; i <= 30; i++) await scanner.get(`/api/stats/${newSlug()}`); // the 31st is over the limit
+  return scanner.get(path, headers);
+}
+
 describe("security headers", () => {
   it("are on every response: 200, 304, 400, 401, 404, 429, 500, 503, HEAD, OPTIONS and the docs page", async () => {
     const { dbs, client, customer } = await withCustomer();
@@ -70,9 +86,7 @@ describe("security headers", () => {
     expectSecurityHeaders(notModified, "304");
 
     // 429: a client over the 404 limit.
-    const scanner = client.from(newIp());
-    for (let i = 0; i <= 30; i++) await scanner.get(`/api/stats/${newSlug()}`); // the 31st is over the limit
-    const limited = await scanner.get(`/api/stats/${customer.slug}`);
+    const limited = await overTheLimit(client.from(newIp()), `/api/stats/${customer.slug}`);
     expect(limited.status).toBe(429);
     expectSecurityHeaders(limited, "429");
 
@@ -173,9 +187,7 @@ describe("CORS", () => {
 
   it("lets a browser read Retry-After on a 429, and the cache and request headers on a 200", async () => {
     const { client, customer } = await withCustomer();
-    const scanner = client.from(newIp());
-    for (let i = 0; i <= 30; i++) await scanner.get(`/api/stats/${newSlug()}`); // the 31st is over the limit
-    const limited = await scanner.get(`/api/stats/${customer.slug}`, { Origin: "https://app.example" });
+    const limited = await overTheLimit(client.from(newIp()), `/api/stats/${customer.slug}`, { Origin: "https://app.example" });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("Retry-After")).toBe("60");
     expect(limited.headers.get("Access-Control-Allow-Origin")).toBe("*");
