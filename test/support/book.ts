@@ -22,51 +22,39 @@ export class Book {
   holdings: HoldingRow[] = [];
   transactions: TransactionRow[] = [];
 
-  broker(p: Partial<BrokerRow> = {}): BrokerRow {
-    const row = { id: uuid(), code: "SSI", name: "SSI Securities Corporation", ...stamp(), ...p };
-    this.brokers.push(row);
+  /** A row of `table`: a fresh id, the defaults, the stamp, then what the test gives. */
+  private add<T extends Table, R extends Book[T][number]>(table: T, defaults: Omit<R, "id" | keyof Stamp>, p: Partial<R>): R {
+    const row = { id: uuid(), ...defaults, ...stamp(), ...p } as R;
+    (this[table] as R[]).push(row);
     return row;
+  }
+
+  broker(p: Partial<BrokerRow> = {}): BrokerRow {
+    return this.add("brokers", { code: "SSI", name: "SSI Securities Corporation" }, p);
   }
 
   staffMember(p: Partial<StaffRow> = {}): StaffRow {
-    const row = { id: uuid(), name: "Nguyễn Thị Lan", email: "lan@advisory.test", ...stamp(), ...p };
-    this.staff.push(row);
-    return row;
+    return this.add("staff", { name: "Nguyễn Thị Lan", email: "lan@advisory.test" }, p);
   }
 
   customer(p: Partial<CustomerRow> & { staff_id: string }): CustomerRow {
-    const row = {
-      id: uuid(),
-      slug: newSlug(),
-      name: "Trần Văn Minh",
-      email: "minh@example.test",
-      phone: "+84901234567",
-      ...stamp(),
-      ...p,
-    };
-    this.customers.push(row);
-    return row;
+    const defaults = { slug: newSlug(), name: "Trần Văn Minh", email: "minh@example.test", phone: "+84901234567" };
+    return this.add("customers", { ...defaults, staff_id: p.staff_id }, p);
   }
 
   account(p: Partial<AccountRow> & { customer_id: string; broker_id: string }): AccountRow {
-    const row = { id: uuid(), account_no: "000C123456", ...stamp(), ...p };
-    this.accounts.push(row);
-    return row;
+    return this.add("accounts", { account_no: "000C123456", customer_id: p.customer_id, broker_id: p.broker_id }, p);
   }
 
   holding(p: Partial<HoldingRow> & { account_id: string }): HoldingRow {
-    const row = {
-      id: uuid(),
+    const defaults = {
       stock_code: "FPT",
       isin_code: "VN000000FPT1",
       quantity: 100,
       avg_cost: "100150.0000",
       total_cost: "10015000.0000",
-      ...stamp(),
-      ...p,
     };
-    this.holdings.push(row);
-    return row;
+    return this.add("holdings", { ...defaults, account_id: p.account_id }, p);
   }
 
   /** A trade; total_value defaults to quantity × price, tax to 0.1% of value on sells. */
@@ -80,18 +68,10 @@ export class Book {
     },
   ): TransactionRow {
     const totalValue = p.total_value ?? (BigInt(p.quantity) * BigInt(p.price.split(".")[0]!)).toString();
-    const row: TransactionRow = {
-      id: uuid(),
-      stock_code: "FPT",
-      isin_code: "VN000000FPT1",
-      total_value: totalValue,
-      fee: "0",
-      personal_tax: p.type === "sell" ? (Number(totalValue) / 1000).toFixed(4) : "0",
-      ...stamp(),
-      ...p,
-    };
-    this.transactions.push(row);
-    return row;
+    const { account_id, trade_date, type, quantity, price } = p;
+    const tax = type === "sell" ? (Number(totalValue) / 1000).toFixed(4) : "0";
+    const defaults = { stock_code: "FPT", isin_code: "VN000000FPT1", total_value: totalValue, fee: "0", personal_tax: tax };
+    return this.add("transactions", { ...defaults, account_id, trade_date, type, quantity, price }, p);
   }
 
   /** One customer with staff, a broker and an account: the usual starting point. */
