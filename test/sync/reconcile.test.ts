@@ -87,7 +87,8 @@ describe("full reconciliation", () => {
     HEAVY,
   );
 
-  it.each([1, 2, 3, 5, 8, 13, 21])(
+  // A run over this book and its drift takes 20 to 21 steps (the drift's ids are random).
+  it.each([1, 2, 3, 5, 8, 13, 17])(
     "resumes a full run stopped after %i steps, in later runs of any mode",
     async (steps) => {
       const book = widerBook();
