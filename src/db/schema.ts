@@ -18,6 +18,7 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   check,
+  date,
   index,
   integer,
   json,
@@ -29,6 +30,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { OpenLots } from "../domain/fifo";
 import type { HoldingPartial } from "../domain/partial";
 import type { Analytics, Stats } from "../domain/types";
 import { accountColumns, brokerColumns, customerColumns, holdingColumns, staffColumns, transactionColumns } from "./contract";
@@ -114,7 +116,9 @@ export const customerMetrics = pgTable("customer_metrics", {
 /**
  * One holding's (account, stock code) partial aggregates over its accepted, live trades
  * (src/domain: HoldingPartial). A change to a holding's trades recomputes that holding alone;
- * a customer's metrics merge the partials of its live accounts.
+ * a customer's metrics merge the partials of its live accounts. With the latest trade date
+ * the partial covers and the FIFO lots its trades leave open, it is a resume point (src/domain:
+ * ResumePoint): a change dated after it continues from there, reading only the newer trades.
  */
 export const holdingMetrics = pgTable(
   "holding_metrics",
@@ -122,6 +126,9 @@ export const holdingMetrics = pgTable(
     accountId: uuid("account_id").notNull(),
     stockCode: text("stock_code").notNull(),
     partial: jsonb("partial").$type<HoldingPartial>().notNull(),
+    through: date("through", { mode: "string" }),
+    // json, not jsonb: only the sync reads them, whole, and a holding's open lots can be many.
+    openLots: json("open_lots").$type<OpenLots>(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.stockCode] })],
 );
@@ -137,6 +144,8 @@ export const holdingsPending = pgTable(
   {
     accountId: uuid("account_id").notNull(),
     stockCode: text("stock_code").notNull(),
+    /** The earliest trade date a change touched (before and after it); null: recompute it whole. */
+    fromDate: date("from_date", { mode: "string" }),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.stockCode] })],
 );

@@ -4,7 +4,7 @@
  * deals with exact pnl. The aggregate of a customer is the sum of its holdings' aggregates, so
  * one holding's trades can change without the others being read again.
  */
-import { type DealSink, type ParsedTrade, fifoOrder, inFifoOrder, matchHolding } from "./fifo";
+import { type DealSink, type OpenLots, type ParsedTrade, fifoOrder, inFifoOrder, matchHolding } from "./fifo";
 import { SCALE } from "./fixed";
 
 export const TOP_DEALS = 5;
@@ -133,9 +133,10 @@ export function emptyAggregate(): Aggregate {
 
 /**
  * Adds the deals of one holding's trades (any order; sorted here) to `agg`. Their transaction
- * sums are added apart (addTransactions), in input order, which reads memory in sequence.
+ * sums are added apart (addTransactions), in input order, which reads memory in sequence. With
+ * `queue`, matching continues from its open lots and leaves the new ones in it (fifo.ts).
  */
-export function addHolding(agg: Aggregate, holding: ParsedTrade[], onDeal?: DealSink): void {
+export function addHolding(agg: Aggregate, holding: ParsedTrade[], onDeal?: DealSink, queue?: OpenLots): void {
   // Trades mostly arrive in date order already; checking is a plain pass, sorting is not.
   if (!inFifoOrder(holding)) holding.sort(fifoOrder);
   agg.unmatched += matchHolding(
@@ -146,6 +147,7 @@ export function addHolding(agg: Aggregate, holding: ParsedTrade[], onDeal?: Deal
           onDeal(sell, matched, pnl, num, den, shareDays);
         }
       : (sell, matched, pnl, num, den, shareDays) => addDeal(agg, sell, matched, pnl, num, den, shareDays),
+    queue,
   );
 }
 

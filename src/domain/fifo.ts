@@ -90,6 +90,24 @@ export function fifoOrder(a: ParsedTrade, b: ParsedTrade): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/**
+ * The FIFO queue a holding's trades leave, as JSON keeps it: what a later call continues from
+ * (matchHolding's `queue`), so trades after a point need not be matched again from the start.
+ */
+export interface OpenLots {
+  /** Shares already taken from the first lot. */
+  used: number;
+  /**
+   * Open lots, oldest first: [shares, cost, day]. A lot keeps its original shares and cost
+   * (10^-4 đồng): a number when its money is small (the number path takes it), else a decimal
+   * string (the bigint path), exactly as the lot was opened, so a continued match takes the
+   * same path, and gives the same fractions, as one over the whole history.
+   */
+  lots: [number, number | string, number][];
+}
+
+export const noOpenLots = (): OpenLots => ({ used: 0, lots: [] });
+
 /** 2^53: every integer of smaller magnitude is a double, and so is the exact result of +, -, *
  * or % on such integers whenever that result's magnitude is below it too. Rounding to nearest
  * is monotone, so a result whose true magnitude is 2^53 or more comes out 2^53 or more: a
@@ -109,8 +127,11 @@ const EXACT = 2 ** 53;
  * proceeds, the head lot opened by an earlier sell, and the lot this sell leaves open). This
  * runs in doubles while every value is provably exact (EXACT) and in bigints from the first
  * step that is not, or for a lot or sell whose money is too large for doubles (`big`).
+ *
+ * With `queue`, the walk starts from the lots it holds (trades before these, matched by an
+ * earlier call) and leaves the open lots in it when it ends.
  */
-export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink): number {
+export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink, queue?: OpenLots): number {
   const shares: number[] = [];
   /** A lot's cost when its money is small (below 2^52: three amounts below 10^15 each), else -1. */
   const cost: number[] = [];
@@ -118,8 +139,14 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink): nu
   const bigCost: (bigint | null)[] = [];
   const day: number[] = [];
   let head = 0;
-  let headUsed = 0;
+  let headUsed = queue?.used ?? 0;
   let unmatched = 0;
+  for (const [lotShares, lotCost, lotDay] of queue?.lots ?? []) {
+    shares.push(lotShares);
+    cost.push(typeof lotCost === "number" ? lotCost : -1);
+    bigCost.push(typeof lotCost === "number" ? null : BigInt(lotCost));
+    day.push(lotDay);
+  }
   for (const trade of trades) {
     // A row without shares (not in real data) takes no part: an empty lot has no unit cost,
     // and a sell of nothing has nothing to match.
@@ -223,6 +250,14 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink): nu
       }
     }
     sink(trade, matched, NaN, denB === 1n ? wholeB + numB : wholeB * denB + numB, denB, shareDays);
+  }
+  if (queue) {
+    queue.used = headUsed;
+    queue.lots = [];
+    for (let i = head; i < shares.length; i++) {
+      const big = bigCost[i];
+      queue.lots.push([shares[i] as number, big == null ? (cost[i] as number) : big.toString(), day[i] as number]);
+    }
   }
   return unmatched;
 }

@@ -1,4 +1,15 @@
 export { computeMetrics } from "./metrics";
-export { type HoldingPartial, type PartialDeal, type PartialSum, PARTIAL_FORMAT, holdingPartial, mergePartials } from "./partial";
-export { type DealSink, type ParsedTrade, matchHolding, parseTrade } from "./fifo";
+export {
+  type HoldingPartial,
+  type MergeRule,
+  type PartialDeal,
+  type PartialSum,
+  type ResumePoint,
+  PARTIAL_FORMAT,
+  PARTIAL_MERGE,
+  continuePartial,
+  holdingPartial,
+  mergePartials,
+} from "./partial";
+export { type DealSink, type OpenLots, type ParsedTrade, matchHolding, parseTrade } from "./fifo";
 export type { Analytics, AnalyticsSummary, CustomerMetrics, Deal, Stats, TradeInput } from "./types";

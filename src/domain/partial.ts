@@ -13,7 +13,7 @@ import {
   mergeInto,
   scaledTotal,
 } from "./aggregate";
-import { parseTrade } from "./fifo";
+import { fifoOrder, inFifoOrder, noOpenLots, type OpenLots, type ParsedTrade, parseTrade } from "./fifo";
 import { finish } from "./finish";
 import type { CustomerMetrics, TradeInput } from "./types";
 
@@ -67,6 +67,45 @@ export interface HoldingPartial {
   top_losses: PartialDeal[];
 }
 
+/**
+ * How each field of a partial adds up over a customer's holdings, for a merge done outside this
+ * module: the target adds the partials up in SQL (src/sync/metrics.ts), so only one partial per
+ * customer, with every holding's top deals, travels to mergePartials. A field added to
+ * HoldingPartial must say here how it merges, or this does not compile.
+ *
+ * - `format`: the same in every partial;
+ * - `count`: a sum of JSON numbers; `amount`: a sum of decimal strings;
+ * - `min`, `max`: of date strings, nulls ignored;
+ * - `fixed`: a PartialSum, sums and inexact counts added;
+ * - `counts by month`, `fixed by month`: the same per key of an object;
+ * - `deals`: the lists put together (mergePartials ranks them and keeps the top five).
+ */
+export type MergeRule = "format" | "count" | "amount" | "min" | "max" | "fixed" | "counts by month" | "fixed by month" | "deals";
+
+export const PARTIAL_MERGE = {
+  format: "format",
+  transactions: "count",
+  deals: "count",
+  wins: "count",
+  losses: "count",
+  unmatched_sell_quantity: "count",
+  buy_value: "amount",
+  sell_value: "amount",
+  buy_fee: "amount",
+  sell_fee: "amount",
+  tax: "amount",
+  date_from: "min",
+  date_to: "max",
+  monthly_trade_counts: "counts by month",
+  monthly_pnl: "fixed by month",
+  win_pnl: "fixed",
+  loss_pnl: "fixed",
+  win_days: "fixed",
+  loss_days: "fixed",
+  top_wins: "deals",
+  top_losses: "deals",
+} as const satisfies Record<keyof HoldingPartial, MergeRule>;
+
 /** The partial of ONE holding's trades, in any order. */
 export function holdingPartial(trades: readonly TradeInput[]): HoldingPartial {
   const agg = emptyAggregate();
@@ -74,6 +113,37 @@ export function holdingPartial(trades: readonly TradeInput[]): HoldingPartial {
   addTransactions(agg, parsed);
   addHolding(agg, parsed);
   return toPartial(agg);
+}
+
+/**
+ * Where a holding's partial continues from: the partial of its trades dated up to `through`,
+ * and the FIFO lots those trades leave open.
+ */
+export interface ResumePoint {
+  through: string;
+  partial: HoldingPartial;
+  lots: OpenLots;
+}
+
+/**
+ * The resume point after `from` (null: nothing yet) and the holding's trades dated after
+ * `from.through` (with `from` null: all its trades). Its partial equals holdingPartial over
+ * the whole history; its `through` is the latest trade date, so trades a later day appends
+ * continue from it, reading only that day. Null when the holding has no trades at all.
+ */
+export function continuePartial(from: ResumePoint | null, trades: readonly TradeInput[]): ResumePoint | null {
+  if (trades.length === 0) return from && from.partial.transactions > 0 ? from : null;
+  const parsed = trades.map(parseTrade);
+  if (!inFifoOrder(parsed)) parsed.sort(fifoOrder);
+  const first = (parsed[0] as ParsedTrade).trade_date;
+  if (from && first <= from.through) {
+    throw new RangeError(`A trade dated ${first} is already in the partial through ${from.through}`);
+  }
+  const agg = from ? fromPartial(from.partial) : emptyAggregate();
+  const lots: OpenLots = from ? { used: from.lots.used, lots: from.lots.lots } : noOpenLots();
+  addTransactions(agg, parsed);
+  addHolding(agg, parsed, undefined, lots);
+  return { through: (parsed[parsed.length - 1] as ParsedTrade).trade_date, partial: toPartial(agg), lots };
 }
 
 /**

@@ -65,10 +65,14 @@ function pendingWork(stream: Stream, rels: string[]): string[] {
     )`,
   ];
   if (stream.holdingsOf) {
+    // A holding already waiting recomputes from the earlier of the two dates; null stays whole.
     ctes.push(`pending_holdings as (
-      insert into ${HOLDINGS_PENDING} (account_id, stock_code)
-      select * from (${rels.map(stream.holdingsOf).join(" union ")}) as h
-      on conflict do nothing
+      insert into ${HOLDINGS_PENDING} as p (account_id, stock_code, from_date)
+      select account_id, stock_code, min(from_date)
+      from (${rels.map(stream.holdingsOf).join(" union ")}) as h(account_id, stock_code, from_date)
+      group by account_id, stock_code
+      on conflict (account_id, stock_code) do update
+      set from_date = case when p.from_date is not null then least(p.from_date, excluded.from_date) end
     )`);
   }
   return ctes;

@@ -44,7 +44,10 @@ export interface Stream {
    * this table (the target's columns): both the row's version before a change and after it.
    */
   customersOf: (r: string) => string;
-  /** The holdings (account_id, stock_code) whose metrics a row feeds, as SQL over `r`. */
+  /**
+   * The holdings whose metrics a row feeds, as SQL over `r`: (account_id, stock_code, the
+   * trade date from which the holding's partial must be recomputed).
+   */
   holdingsOf?: (r: string) => string;
   /** A column unique in the target whose value a row can take from another (customers.slug). */
   unique?: string;
@@ -123,7 +126,7 @@ export const STREAMS: readonly Stream[] = [
       stockCode,
     ],
     customersOf: (r) => customerOfAccount(`any(array(select account_id from ${r}))`),
-    holdingsOf: (r) => `select account_id, stock_code from ${r}`,
+    holdingsOf: (r) => `select account_id, stock_code, trade_date from ${r}`,
   },
 ];
 

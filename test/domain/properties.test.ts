@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type HoldingPartial, type TradeInput, computeMetrics, holdingPartial, mergePartials } from "../../src/domain";
+import {
+  type HoldingPartial,
+  type ResumePoint,
+  type TradeInput,
+  computeMetrics,
+  continuePartial,
+  holdingPartial,
+  mergePartials,
+} from "../../src/domain";
 import { BOOKS, edgeBook, realisticBook, units } from "./books";
 import { referenceMetrics } from "./reference";
 
@@ -101,6 +109,65 @@ describe("holding partials", () => {
       fc.property(realisticBook, (trades) => {
         const partials = [...byHolding(trades).values()].map(holdingPartial);
         expect(mergePartials(partials)).toEqual(computeMetrics(trades));
+      }),
+      { numRuns: BOOKS },
+    );
+  });
+
+  /** A resume point as the target stores it: through JSON. */
+  const stored = (point: ResumePoint | null) => (point ? (JSON.parse(JSON.stringify(point)) as ResumePoint) : null);
+  const after = (trades: readonly TradeInput[], point: ResumePoint | null) =>
+    point ? trades.filter((t) => t.trade_date > point.through) : trades;
+
+  it("continued day by day, or from any cut, give what the whole history gives", () => {
+    fc.assert(
+      fc.property(books, fc.nat(), (trades, cut) => {
+        for (const own of byHolding(trades).values()) {
+          const whole = continuePartial(null, own);
+          expect(whole?.partial).toEqual(holdingPartial(own));
+
+          const dates = [...new Set(own.map((t) => t.trade_date))].sort();
+          let daily: ResumePoint | null = null;
+          for (const date of dates) {
+            daily = continuePartial(
+              stored(daily),
+              own.filter((t) => t.trade_date === date),
+            );
+          }
+          expect(daily).toEqual(whole);
+
+          const until = dates[cut % dates.length] as string;
+          const first = stored(
+            continuePartial(
+              null,
+              own.filter((t) => t.trade_date <= until),
+            ),
+          );
+          expect(continuePartial(first, after(own, first))).toEqual(whole);
+        }
+      }),
+      { numRuns: BOOKS },
+    );
+  });
+
+  it("continued with trades appended after the point give what the whole history gives", () => {
+    const appended = fc.array(fc.record({ days: fc.integer({ min: 1, max: 3 }), change }), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(books, appended, (trades, added) => {
+        for (const own of byHolding(trades).values()) {
+          const from = stored(continuePartial(null, own));
+          if (!from) continue;
+          const template = own[0] as TradeInput;
+          const later = added.map(({ days, change: c }, i) => ({
+            ...template,
+            id: `ffffffff-0000-4000-8000-${String(i).padStart(12, "0")}`,
+            trade_date: new Date(Date.parse(`${from.through}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10),
+            quantity: c.quantity,
+            total_value: units(c.value),
+            type: c.sell ? ("sell" as const) : ("buy" as const),
+          }));
+          expect(continuePartial(from, later)?.partial).toEqual(holdingPartial([...own, ...later]));
+        }
       }),
       { numRuns: BOOKS },
     );

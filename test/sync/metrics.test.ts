@@ -1,7 +1,8 @@
 /** The stored metrics follow the trades, and the cached answers follow the sync. */
 import { describe, expect, it } from "vitest";
-import { computeMetrics } from "../../src/domain";
+import { computeMetrics, type HoldingPartial, holdingPartial, type ResumePoint } from "../../src/domain";
 import { newSlug } from "../../src/domain/slug";
+import { Book, writeSource } from "../support/book";
 import { getJson } from "../support/worker";
 import { addTrade, changeSource, runWith, sampleBook, softDelete, synced, withSource } from "./helpers";
 
@@ -80,5 +81,90 @@ describe("stored metrics after a sync", () => {
       const [stored] = await dbs.target`select stats, analytics from customer_metrics where customer_id = ${c.id}`;
       expect(stored).toEqual(computeMetrics(tradesOf(c.id)));
     }
+  });
+
+  it("continue a holding from its latest trade date when every change is dated after it, and recompute it whole otherwise", async () => {
+    const book = new Book();
+    const { account, customer } = book.simpleCustomer();
+    const trade = (trade_date: string, type: "buy" | "sell", quantity: number, price: string, updated_at: string) =>
+      book.trade({ account_id: account.id, trade_date, type, quantity, price, updated_at });
+    const first = trade("2024-01-02", "buy", 100, "1000", "2025-01-01T00:00:00Z");
+    trade("2024-01-03", "buy", 50, "1100", "2025-01-01T00:00:00Z");
+    trade("2024-01-04", "sell", 120, "1200", "2025-01-01T00:00:00Z");
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    const stored = async () => {
+      const [point] = (await dbs.target`select partial, through::text as through, open_lots as lots from holding_metrics`) as [
+        ResumePoint,
+      ];
+      const [metrics] = await dbs.target`select stats, analytics from customer_metrics where customer_id = ${customer.id}`;
+      return { ...point, metrics };
+    };
+    const append = async (...trades: Parameters<typeof trade>[]) => {
+      const day = new Book();
+      day.transactions.push(...trades.map((t) => trade(...t)));
+      await writeSource(dbs.source, day);
+    };
+    const plant = () => dbs.target`update holding_metrics set partial = jsonb_set(partial, '{transactions}', '1000')`;
+    const expectWhole = async () => {
+      const point = await stored();
+      expect(point.partial).toEqual(holdingPartial(book.transactions));
+      expect(point.metrics).toEqual(computeMetrics(book.transactions));
+      return point;
+    };
+
+    // The lots left open: 20 of the second lot's 50 shares are sold (costs in 10^-4 đồng, days since 1970).
+    const start = await expectWhole();
+    expect(start.through).toBe("2024-01-04");
+    expect(start.lots).toEqual({ used: 20, lots: [[50, 550_000_000, 19_725]] });
+
+    // A trade on a later date continues from the stored partial, exactly as the whole history gives.
+    await append(["2024-01-05", "sell", 20, "1300", "2025-02-01T00:00:00Z"]);
+    expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 1, metrics_recomputed: 1 });
+    expect((await expectWhole()).through).toBe("2024-01-05");
+
+    // Only the stored partial and the newer trades are read: a count planted in it comes through.
+    await plant();
+    await append(["2024-01-08", "buy", 5, "1250", "2025-03-01T00:00:00Z"]);
+    await synced(dbs.env);
+    expect((await stored()).partial.transactions).toBe(1001);
+
+    // One more trade on the latest date, or a change to an older one, recomputes it from all its trades.
+    await append(["2024-01-08", "sell", 5, "1260", "2025-04-01T00:00:00Z"]);
+    await synced(dbs.env);
+    await expectWhole();
+    await plant();
+    await changeSource(dbs.source, "transactions", first.id, { fee: "7" }, "2025-05-01T00:00:00Z");
+    first.fee = "7";
+    await synced(dbs.env);
+    await expectWhole();
+  });
+
+  it("never merge or continue a partial of another format: the customer is computed from its trades, the holding recomputed whole", async () => {
+    const book = sampleBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    const customer = book.customers[0]!;
+    const account = book.accounts[0]!;
+    const tradesOf = () => {
+      const accounts = new Set(book.accounts.filter((a) => a.customer_id === customer.id).map((a) => a.id));
+      return book.transactions.filter((t) => accounts.has(t.account_id));
+    };
+    // A partial an older engine stored, with a count that would show if it were used.
+    await dbs.target`update holding_metrics set partial = jsonb_set(jsonb_set(partial, '{format}', '0'), '{transactions}', '1000')
+      where account_id = ${account.id}`;
+    await dbs.target`insert into metrics_pending (customer_id) values (${customer.id})`;
+    expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 0, metrics_recomputed: 1 });
+    const [merged] = await dbs.target`select stats, analytics from customer_metrics where customer_id = ${customer.id}`;
+    expect(merged).toEqual(computeMetrics(tradesOf()));
+
+    book.transactions.push(await addTrade(dbs.source, account.id));
+    expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 1, metrics_recomputed: 1 });
+    const [point] = (await dbs.target`select partial from holding_metrics where account_id = ${account.id}`) as [
+      { partial: HoldingPartial },
+    ];
+    expect(point.partial).toEqual(holdingPartial(book.transactions.filter((t) => t.account_id === account.id)));
+    const [stored] = await dbs.target`select stats, analytics from customer_metrics where customer_id = ${customer.id}`;
+    expect(stored).toEqual(computeMetrics(tradesOf()));
   });
 });
