@@ -10,7 +10,10 @@
  *
  * Every run's peak heap is sampled every ~50 ms. The runs execute in Node here, not workerd;
  * the local database server runs in a child process so its buffers are not counted as the
- * sync's.
+ * sync's. Uncapped, V8 lets garbage pile up before it collects, so the samples say more about
+ * its heuristics than about what a run needs; with
+ * `NODE_OPTIONS="--max-old-space-size=48 --max-semi-space-size=4"` it must collect first, a run
+ * that needed more would end with an out-of-memory error, and the samples are close to the need.
  */
 import pg from "pg";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -29,8 +32,8 @@ export interface ScaleOptions {
   trades: number;
   tradesPerCustomer: number;
   /**
-   * Rows stamped now rather than a day ago (`--fresh`): a bulk load just committed, which every
-   * chained run re-reads from its start while it is younger than the overlap (300 s).
+   * Rows stamped now rather than a day ago (`--fresh`): a bulk load just committed, whose rows
+   * read within the overlap (300 s) of it are read again once the chain catches up.
    */
   fresh: boolean;
 }
@@ -66,7 +69,8 @@ async function startServerProcess(): Promise<{ url: string; connectionString: (d
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/local-db/cli.ts"], {
     cwd: root,
-    env: { ...process.env, LOCAL_DB_PORT: String(port), LOCAL_PG_URL: PG_URL },
+    // Not the benchmark's own NODE_OPTIONS (a heap limit set for the sync's runs).
+    env: { ...process.env, NODE_OPTIONS: "", LOCAL_DB_PORT: String(port), LOCAL_PG_URL: PG_URL },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {
