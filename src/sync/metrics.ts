@@ -107,14 +107,17 @@ interface Batch<T> {
   more: boolean;
 }
 
+/** A pending holding's key, the order its list is worked through in. */
+type HoldingKey = [accountId: string, stockCode: string];
+
 /**
- * The first pending holdings while the trades to read add up to at most `maxTrades` (the first
- * one always comes), each with its resume point when every change it waits for is dated after
+ * The first pending holdings after `after` while the trades to read add up to at most
+ * `maxTrades` (the first one always comes), each with its resume point when every change it waits for is dated after
  * that point, and the trades to read: those dated after the point, or all. The account's own
  * state does not matter here: a holding's partial is the same whoever owns the account and
  * whether it is served; the merge decides which partials a customer sees.
  */
-async function loadHoldings(target: SyncDatabase, maxTrades: number): Promise<Batch<PendingHolding>> {
+async function loadHoldings(target: SyncDatabase, maxTrades: number, after: HoldingKey | null): Promise<Batch<PendingHolding>> {
   // One index range scan (transactions_holding_idx) after the resume point's date, or from the start.
   const holdingTrades = `from transactions t where t.account_id = p.account_id and t.stock_code = p.stock_code
     and t.trade_date > coalesce(p.after, '-infinity'::date) and ${live("t")}`;
@@ -124,7 +127,10 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number): Promise<Ba
         `with candidates as materialized (
            select p.account_id, p.stock_code, m.partial, m.open_lots,
              case when (m.partial ->> 'format')::int = $3 and p.from_date > m.through then m.through end as after
-           from (select * from ${HOLDINGS_PENDING} order by account_id, stock_code limit $1) p
+           from (
+             select * from ${HOLDINGS_PENDING} where $4::uuid is null or (account_id, stock_code) > ($4::uuid, $5::text)
+             order by account_id, stock_code limit $1
+           ) p
            left join ${HOLDING_METRICS} m using (account_id, stock_code)
          ),
          counted as (select p.*, (select count(*) ${holdingTrades}) as trades from candidates p),
@@ -137,7 +143,7 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number): Promise<Ba
            (select coalesce(json_agg(${TRADE_TUPLE}), '[]')::text ${holdingTrades}) as trades
          from sized p where p.upto - p.trades < $2
          order by p.account_id, p.stock_code`,
-        [MAX_HOLDINGS, maxTrades, PARTIAL_FORMAT],
+        [MAX_HOLDINGS, maxTrades, PARTIAL_FORMAT, after?.[0] ?? null, after?.[1] ?? null],
       ),
       (r) => ({
         candidates: int(r.candidates),
@@ -253,19 +259,22 @@ const MERGED_PARTIAL = `(
 )`;
 
 /**
- * The first pending customers, each with its served holdings' partials added up in the target:
+ * The first pending customers after `after`, each with its served holdings' partials added up in the target:
  * what travels is one partial per customer, not one per holding.
  */
-async function loadCustomers(target: SyncDatabase): Promise<Batch<PendingCustomer>> {
+async function loadCustomers(target: SyncDatabase, after: string | null): Promise<Batch<PendingCustomer>> {
   const [rows] = await target.run([
     manyRows(
       target.sql.query(
         `select b.customer_id, c.id is not null as present, c.slug, count(*) over ()::int as candidates,
            ${MERGED_PARTIAL} as partial
-         from (select customer_id from ${METRICS_PENDING} order by customer_id limit $1) b
+         from (
+           select customer_id from ${METRICS_PENDING} where $2::uuid is null or customer_id > $2::uuid
+           order by customer_id limit $1
+         ) b
          left join customers c on c.id = b.customer_id
          order by b.customer_id`,
-        [MAX_CUSTOMERS],
+        [MAX_CUSTOMERS, after],
       ),
       (r) => ({
         candidates: int(r.candidates),
@@ -339,31 +348,68 @@ async function storeCustomers(target: SyncDatabase, holder: string, batch: Pendi
   ]);
 }
 
+/**
+ * Works through a pending list batch by batch while the budget lasts, and says whether it is
+ * empty now. The next batch (the keys after the current one's last) is read while the current
+ * one is computed and stored, so the target's work and the Worker's overlap; a batch read but
+ * not stored when the run stops stays pending for the next run.
+ */
+async function drain<T, K>(
+  budget: Budget,
+  list: {
+    load: (after: K | null) => Promise<Batch<T>>;
+    keyOf: (item: T) => K;
+    store: (items: T[]) => Promise<void>;
+  },
+  onStored: (items: T[]) => void,
+): Promise<boolean> {
+  const read = (after: K | null) => {
+    const batch = list.load(after);
+    batch.catch(() => undefined); // a read left behind when the run stops must not be an unhandled rejection
+    return batch;
+  };
+  let next: Promise<Batch<T>> | undefined;
+  while (!budget.spent) {
+    const batch = await budget.step(async () => {
+      const batch = await (next ?? read(null));
+      const last = batch.items.at(-1);
+      next = batch.more && last ? read(list.keyOf(last)) : undefined;
+      if (batch.items.length) await list.store(batch.items);
+      return batch;
+    });
+    onStored(batch.items);
+    if (!next) return true;
+  }
+  return false;
+}
+
 /** Works through the pending holdings, then the pending customers, while the budget lasts. */
 export async function recomputePending(target: SyncDatabase, budget: Budget, holder: string): Promise<MetricsOutcome> {
   const outcome: MetricsOutcome = { holdings: 0, slugs: [], customers: 0, done: false };
-  let holdingsLeft = true;
-  while (holdingsLeft && !budget.spent) {
-    const batch = await budget.step(async () => {
-      const batch = await loadHoldings(target, budget.limits.metricsTrades);
-      if (batch.items.length) await storeHoldings(target, holder, batch.items);
-      return batch;
-    });
-    outcome.holdings += batch.items.length;
-    holdingsLeft = batch.more;
-  }
-  while (!holdingsLeft && !budget.spent) {
-    const batch = await budget.step(async () => {
-      const batch = await loadCustomers(target);
-      if (batch.items.length) await storeCustomers(target, holder, batch.items);
-      return batch;
-    });
-    outcome.customers += batch.items.length;
-    for (const { slug } of batch.items) if (slug !== null) outcome.slugs.push(slug);
-    if (!batch.more) {
-      outcome.done = true;
-      break;
-    }
-  }
+  const holdingsDone = await drain<PendingHolding, HoldingKey>(
+    budget,
+    {
+      load: (after) => loadHoldings(target, budget.limits.metricsTrades, after),
+      keyOf: (h) => [h.accountId, h.stockCode],
+      store: (items) => storeHoldings(target, holder, items),
+    },
+    (items) => {
+      outcome.holdings += items.length;
+    },
+  );
+  // Customers are merged from partials that are up to date.
+  if (!holdingsDone) return outcome;
+  outcome.done = await drain<PendingCustomer, string>(
+    budget,
+    {
+      load: (after) => loadCustomers(target, after),
+      keyOf: (c) => c.id,
+      store: (items) => storeCustomers(target, holder, items),
+    },
+    (items) => {
+      outcome.customers += items.length;
+      for (const { slug } of items) if (slug !== null) outcome.slugs.push(slug);
+    },
+  );
   return outcome;
 }

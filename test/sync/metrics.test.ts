@@ -63,6 +63,31 @@ describe("stored metrics after a sync", () => {
     expect(await dbs.target`select * from holdings_pending`).toEqual([]);
   });
 
+  it("lose no batch when a run stops between them, whatever was already read for the next", async () => {
+    const book = sampleBook();
+    const expected = book.customers.map((c) => {
+      const accounts = new Set(book.accounts.filter((a) => a.customer_id === c.id).map((a) => a.id));
+      return { customer_id: c.id, stats: computeMetrics(book.transactions.filter((t) => accounts.has(t.account_id))).stats };
+    });
+    // One holding a batch: the stops fall before, between and after the holdings' and customers' batches.
+    let stops = 0;
+    for (let steps = 1; ; steps++) {
+      const dbs = await withSource(book);
+      const stopped = await runWith(dbs.env, { metricsTrades: 1, stopAfterSteps: steps });
+      if (stopped.report.complete) break;
+      stops++;
+      const resumed = await runWith(dbs.env, { metricsTrades: 1 });
+      expect(resumed.report.complete).toBe(true);
+      expect(stopped.report.holdings_recomputed + resumed.report.holdings_recomputed, `stopped after ${steps}`).toBe(3);
+      expect(await dbs.target`select customer_id, stats from customer_metrics order by customer_id`).toEqual(
+        expected.sort((a, b) => a.customer_id.localeCompare(b.customer_id)),
+      );
+      expect(await dbs.target`select * from holdings_pending`).toEqual([]);
+      expect(await dbs.target`select * from metrics_pending`).toEqual([]);
+    }
+    expect(stops).toBeGreaterThan(6); // six streams' pages, then the metrics batches
+  });
+
   it("keep a moved account's holdings as they are and merge them into the new owner", async () => {
     const book = sampleBook();
     const dbs = await withSource(book);
