@@ -16,6 +16,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   date,
@@ -30,7 +31,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { OpenLots } from "../domain/fifo";
+import type { OpenLot } from "../domain/fifo";
 import type { HoldingPartial } from "../domain/partial";
 import type { Analytics, Stats } from "../domain/types";
 import { accountColumns, brokerColumns, customerColumns, holdingColumns, staffColumns, transactionColumns } from "./contract";
@@ -117,8 +118,9 @@ export const customerMetrics = pgTable("customer_metrics", {
  * One holding's (account, stock code) partial aggregates over its accepted, live trades
  * (src/domain: HoldingPartial). A change to a holding's trades recomputes that holding alone;
  * a customer's metrics merge the partials of its live accounts. With the latest trade date
- * the partial covers and the FIFO lots its trades leave open, it is a resume point (src/domain:
- * ResumePoint): a change dated after it continues from there, reading only the newer trades.
+ * the partial covers and where its FIFO queue stands (src/domain: LotsPosition), it is a resume
+ * point: a change dated after it continues from there, reading only the newer trades and the
+ * open lots their sells reach (holding_lots).
  */
 export const holdingMetrics = pgTable(
   "holding_metrics",
@@ -127,10 +129,26 @@ export const holdingMetrics = pgTable(
     stockCode: text("stock_code").notNull(),
     partial: jsonb("partial").$type<HoldingPartial>().notNull(),
     through: date("through", { mode: "string" }),
-    // json, not jsonb: only the sync reads them, whole, and a holding's open lots can be many.
-    openLots: json("open_lots").$type<OpenLots>(),
+    consumed: bigint("consumed", { mode: "number" }),
+    opened: bigint("opened", { mode: "number" }),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.stockCode] })],
+);
+
+/**
+ * A holding's open FIFO lots, one row each, keyed by its place in the holding's stream of bought
+ * shares (src/domain: PlacedLot), so a day's sells read the few lots at the head and its buys
+ * add rows, however many lots stay open behind them.
+ */
+export const holdingLots = pgTable(
+  "holding_lots",
+  {
+    accountId: uuid("account_id").notNull(),
+    stockCode: text("stock_code").notNull(),
+    at: bigint("at", { mode: "number" }).notNull(),
+    lot: json("lot").$type<OpenLot>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.stockCode, t.at] })],
 );
 
 /**

@@ -103,10 +103,11 @@ export interface OpenLots {
    * string (the bigint path), exactly as the lot was opened, so a continued match takes the
    * same path, and gives the same fractions, as one over the whole history.
    */
-  lots: [number, number | string, number][];
+  lots: OpenLot[];
 }
 
-export const noOpenLots = (): OpenLots => ({ used: 0, lots: [] });
+/** One open lot: [shares, cost, day] (OpenLots). */
+export type OpenLot = [shares: number, cost: number | string, day: number];
 
 /** 2^53: every integer of smaller magnitude is a double, and so is the exact result of +, -, *
  * or % on such integers whenever that result's magnitude is below it too. Rounding to nearest

@@ -1,15 +1,20 @@
 export { computeMetrics } from "./metrics";
 export {
+  type Continued,
   type HoldingPartial,
+  type LotsPosition,
   type MergeRule,
   type PartialDeal,
   type PartialSum,
+  type PlacedLot,
   type ResumePoint,
   PARTIAL_FORMAT,
   PARTIAL_MERGE,
   continuePartial,
   holdingPartial,
+  lotsReached,
   mergePartials,
+  soldShares,
 } from "./partial";
-export { type DealSink, type OpenLots, type ParsedTrade, matchHolding, parseTrade } from "./fifo";
+export { type DealSink, type OpenLot, type OpenLots, type ParsedTrade, matchHolding, parseTrade } from "./fifo";
 export type { Analytics, AnalyticsSummary, CustomerMetrics, Deal, Stats, TradeInput } from "./types";

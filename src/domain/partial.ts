@@ -13,7 +13,7 @@ import {
   mergeInto,
   scaledTotal,
 } from "./aggregate";
-import { fifoOrder, inFifoOrder, noOpenLots, type OpenLots, type ParsedTrade, parseTrade } from "./fifo";
+import { fifoOrder, inFifoOrder, type OpenLot, type OpenLots, type ParsedTrade, parseTrade } from "./fifo";
 import { finish } from "./finish";
 import type { CustomerMetrics, TradeInput } from "./types";
 
@@ -116,34 +116,105 @@ export function holdingPartial(trades: readonly TradeInput[]): HoldingPartial {
 }
 
 /**
- * Where a holding's partial continues from: the partial of its trades dated up to `through`,
- * and the FIFO lots those trades leave open.
+ * Where a holding's FIFO queue stands, in shares: each lot has its place in the holding's
+ * stream of bought shares (`at`: the shares its earlier lots opened), so the target can keep
+ * open lots as rows and a later day read only the lots its sells reach (lotsReached), whatever
+ * the number of lots left open behind them.
  */
+export interface LotsPosition {
+  /** Shares taken from the holding's lots so far: where the FIFO head stands. */
+  consumed: number;
+  /** Shares its lots opened so far: where the next lot opens. */
+  opened: number;
+}
+
+/** An open lot at its place in the holding's stream of bought shares. */
+export interface PlacedLot {
+  at: number;
+  lot: OpenLot;
+}
+
+/** Where a holding's partial continues from: the partial of its trades dated up to `through`. */
 export interface ResumePoint {
   through: string;
   partial: HoldingPartial;
-  lots: OpenLots;
+  position: LotsPosition;
+  /**
+   * Its open lots from the head on, in order: at least every one the new trades' sells reach
+   * (those starting before `consumed + soldShares`), and any number after them.
+   */
+  head: PlacedLot[];
 }
 
+/** A holding after trades were added: its new resume point, less the lots it did not touch. */
+export interface Continued {
+  through: string;
+  partial: HoldingPartial;
+  position: LotsPosition;
+  /** The lots these trades opened that are still open; lots before them stay open unless `consumed` passed their end. */
+  opened: PlacedLot[];
+}
+
+/** The shares `trades` sell: how far past the FIFO head their matching can reach. */
+export const soldShares = (trades: readonly TradeInput[]): number =>
+  trades.reduce((n, t) => (t.type === "sell" && t.quantity > 0 ? n + t.quantity : n), 0);
+
+/** True when `lot`, an open lot, is needed to continue from `position` with trades selling `sold` shares. */
+export const lotsReached = (position: LotsPosition, sold: number) => (lot: PlacedLot) => lot.at < position.consumed + sold;
+
 /**
- * The resume point after `from` (null: nothing yet) and the holding's trades dated after
- * `from.through` (with `from` null: all its trades). Its partial equals holdingPartial over
- * the whole history; its `through` is the latest trade date, so trades a later day appends
- * continue from it, reading only that day. Null when the holding has no trades at all.
+ * The holding after `from` (null: nothing yet) and its trades dated after `from.through` (with
+ * `from` null: all its trades). Its partial equals holdingPartial over the whole history; its
+ * `through` is the latest trade date, so trades a later day appends continue from it, reading
+ * only that day. Null when the holding has no trades at all.
  */
-export function continuePartial(from: ResumePoint | null, trades: readonly TradeInput[]): ResumePoint | null {
-  if (trades.length === 0) return from && from.partial.transactions > 0 ? from : null;
+export function continuePartial(from: ResumePoint | null, trades: readonly TradeInput[]): Continued | null {
+  if (trades.length === 0) {
+    return from && from.partial.transactions > 0
+      ? { through: from.through, partial: from.partial, position: from.position, opened: [] }
+      : null;
+  }
   const parsed = trades.map(parseTrade);
   if (!inFifoOrder(parsed)) parsed.sort(fifoOrder);
   const first = (parsed[0] as ParsedTrade).trade_date;
   if (from && first <= from.through) {
     throw new RangeError(`A trade dated ${first} is already in the partial through ${from.through}`);
   }
+  const { consumed, opened } = from?.position ?? { consumed: 0, opened: 0 };
+  const head = from?.head ?? [];
+  const sold = soldShares(trades);
+  const last = head[head.length - 1];
+  // The sells must not reach a lot that was not given: they would match the new buys instead.
+  if (Math.min(consumed + sold, opened) > (last ? last.at + last.lot[0] : consumed)) {
+    throw new RangeError(`The lots given end before the ${sold} shares sold after ${consumed} of ${opened}`);
+  }
   const agg = from ? fromPartial(from.partial) : emptyAggregate();
-  const lots: OpenLots = from ? { used: from.lots.used, lots: from.lots.lots } : noOpenLots();
+  const queue: OpenLots = { used: head.length ? consumed - (head[0] as PlacedLot).at : 0, lots: head.map((l) => l.lot) };
   addTransactions(agg, parsed);
-  addHolding(agg, parsed, undefined, lots);
-  return { through: (parsed[parsed.length - 1] as ParsedTrade).trade_date, partial: toPartial(agg), lots };
+  addHolding(agg, parsed, undefined, queue);
+  const partial = toPartial(agg);
+
+  // Each buy opens a lot at the end of the stream; each sold share takes one from the head,
+  // unless none was left (an unmatched sell).
+  const bought: { at: number; shares: number }[] = [];
+  let end = opened;
+  for (const t of parsed) {
+    if (t.type === "buy" && t.quantity > 0) {
+      bought.push({ at: end, shares: t.quantity });
+      end += t.quantity;
+    }
+  }
+  const unmatched = partial.unmatched_sell_quantity - (from?.partial.unmatched_sell_quantity ?? 0);
+  const now: LotsPosition = { consumed: consumed + sold - unmatched, opened: end };
+  // The buys still open are the queue's last lots, whose entries carry their exact cost and day.
+  const open = bought.filter((b) => b.at + b.shares > now.consumed);
+  const tail = queue.lots.slice(queue.lots.length - open.length);
+  return {
+    through: (parsed[parsed.length - 1] as ParsedTrade).trade_date,
+    partial,
+    position: now,
+    opened: open.map((b, i) => ({ at: b.at, lot: tail[i] as OpenLot })),
+  };
 }
 
 /**

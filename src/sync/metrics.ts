@@ -5,10 +5,11 @@
  * 1. `holdings_pending`: holdings (account, stock code) whose trades changed, with the earliest
  *    date a change touched. Each is recomputed alone from its own trades (one index range scan)
  *    into a partial aggregate, stored in `holding_metrics` with the latest trade date it covers
- *    and the FIFO lots left open: when every change is dated after that date, as a new trading
- *    day's are, it continues from there, and only the newer trades are read and matched. A
- *    change to an older trade (or one more trade on the latest date) recomputes it whole. A
- *    customer's other holdings are not read.
+ *    and where its FIFO queue stands, its open lots in `holding_lots`: when every change is
+ *    dated after that date, as a new trading day's are, it continues from there, and only the
+ *    newer trades and the open lots their sells reach are read. A change to an older trade (or
+ *    one more trade on the latest date) recomputes it whole. A customer's other holdings are
+ *    not read.
  * 2. `metrics_pending`: customers whose served data changed. Each one's stats and analytics are
  *    the merge of the partials of its served accounts' holdings, added up by the target in SQL
  *    (by the rules of PARTIAL_MERGE), so one partial per customer travels, not one per
@@ -22,7 +23,7 @@
  * waiting ends its list without another read.
  */
 import { getTableName } from "drizzle-orm";
-import { customerMetrics, holdingMetrics, holdingsPending, metricsPending } from "../db/schema";
+import { customerMetrics, holdingLots, holdingMetrics, holdingsPending, metricsPending } from "../db/schema";
 import { live, servedAccount } from "../db/served";
 import {
   type CustomerMetrics,
@@ -33,7 +34,7 @@ import {
   mergePartials,
   PARTIAL_FORMAT,
   PARTIAL_MERGE,
-  type OpenLots,
+  type PlacedLot,
   type ResumePoint,
   type TradeInput,
 } from "../domain";
@@ -54,12 +55,13 @@ export interface MetricsOutcome {
 const HOLDINGS_PENDING = getTableName(holdingsPending);
 const METRICS_PENDING = getTableName(metricsPending);
 const HOLDING_METRICS = getTableName(holdingMetrics);
+const HOLDING_LOTS = getTableName(holdingLots);
 const CUSTOMER_METRICS = getTableName(customerMetrics);
 
 /**
  * Holdings per batch at most, however few trades they have: one that continues comes with its
- * stored partial and open lots, parsed, continued and written back, so 500 of them took more
- * than a 48 MB heap in the scale benchmark's trading day; 200 stay well under it.
+ * stored partial, parsed, continued and written back, so 500 of them took more than a 48 MB heap
+ * in the scale benchmark's trading day (when all open lots came too); 200 stay well under it.
  */
 const MAX_HOLDINGS = 200;
 /**
@@ -95,7 +97,10 @@ function parseTrades(json: string): TradeInput[] {
 interface PendingHolding {
   accountId: string;
   stockCode: string;
-  /** Where its partial continues from, or null to recompute it from all its trades. */
+  /**
+   * Where its partial continues from, with the open lots the new trades' sells reach; null to
+   * recompute it from all its trades.
+   */
   resume: ResumePoint | null;
   /** Its accepted, live trades: those dated after the resume point, or all of them. */
   trades: TradeInput[];
@@ -113,7 +118,8 @@ type HoldingKey = [accountId: string, stockCode: string];
 /**
  * The first pending holdings after `after` while the trades to read add up to at most
  * `maxTrades` (the first one always comes), each with its resume point when every change it waits for is dated after
- * that point, and the trades to read: those dated after the point, or all. The account's own
+ * that point and the open lots their sells reach, and the trades to read: those dated after
+ * the point, or all. The account's own
  * state does not matter here: a holding's partial is the same whoever owns the account and
  * whether it is served; the merge decides which partials a customer sees.
  */
@@ -125,8 +131,9 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
     manyRows(
       target.sql.query(
         `with candidates as materialized (
-           select p.account_id, p.stock_code, m.partial, m.open_lots,
-             case when (m.partial ->> 'format')::int = $3 and p.from_date > m.through then m.through end as after
+           select p.account_id, p.stock_code, m.partial, m.consumed, m.opened,
+             case when (m.partial ->> 'format')::int = $3 and m.consumed is not null and p.from_date > m.through
+               then m.through end as after
            from (
              select * from ${HOLDINGS_PENDING} where $4::uuid is null or (account_id, stock_code) > ($4::uuid, $5::text)
              order by account_id, stock_code limit $1
@@ -139,7 +146,14 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
          )
          select p.account_id, p.stock_code, p.candidates::int as candidates, p.after::text as after,
            case when p.after is not null then p.partial::text end as partial,
-           case when p.after is not null then p.open_lots::text end as lots,
+           -- Share counts pass 2^31 but not 2^53: a double carries them exactly, where bigint comes as text.
+           p.consumed::float8 as consumed, p.opened::float8 as opened,
+           -- The open lots from the head up to where the new sells can reach (lotsReached).
+           case when p.after is not null then (
+             select coalesce(json_agg(json_build_object('at', l.at, 'lot', l.lot) order by l.at), '[]')::text
+             from ${HOLDING_LOTS} l where l.account_id = p.account_id and l.stock_code = p.stock_code
+               and l.at < p.consumed + (select coalesce(sum(t.quantity), 0) ${holdingTrades} and t.type = 'sell' and t.quantity > 0)
+           ) end as head,
            (select coalesce(json_agg(${TRADE_TUPLE}), '[]')::text ${holdingTrades}) as trades
          from sized p where p.upto - p.trades < $2
          order by p.account_id, p.stock_code`,
@@ -156,7 +170,8 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
               : {
                   through: text(r.after),
                   partial: JSON.parse(text(r.partial)) as HoldingPartial,
-                  lots: JSON.parse(text(r.lots)) as OpenLots,
+                  position: { consumed: int(r.consumed), opened: int(r.opened) },
+                  head: JSON.parse(text(r.head)) as PlacedLot[],
                 },
           trades: parseTrades(text(r.trades)),
         },
@@ -167,12 +182,27 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
   return { items: rows.map((r) => r.holding), more: rows.length < candidates || candidates === MAX_HOLDINGS };
 }
 
+/**
+ * Stores each holding's new partial and position, drops the lots its queue no longer holds (all
+ * of them when it was recomputed whole) and adds the lots its trades opened.
+ */
 async function storeHoldings(target: SyncDatabase, holder: string, batch: PendingHolding[]): Promise<void> {
-  const computed = batch.flatMap((h) => {
-    const point = continuePartial(h.resume, h.trades);
-    // A holding left without trades has no partial.
-    return point ? [{ account_id: h.accountId, stock_code: h.stockCode, ...point }] : [];
-  });
+  const points = batch.map((h) => ({ holding: h, point: continuePartial(h.resume, h.trades) }));
+  // A holding left without trades has no partial and no lots.
+  const computed = points.flatMap(({ holding: h, point }) =>
+    point
+      ? [{ account_id: h.accountId, stock_code: h.stockCode, partial: point.partial, through: point.through, ...point.position }]
+      : [],
+  );
+  const closed = points.map(({ holding: h, point }) => ({
+    account_id: h.accountId,
+    stock_code: h.stockCode,
+    // Lots ending where the head stands now are closed; a holding recomputed whole keeps none of its old ones.
+    upto: h.resume && point ? point.position.consumed : Number.MAX_SAFE_INTEGER,
+  }));
+  const opened = points.flatMap(({ holding: h, point }) =>
+    (point?.opened ?? []).map((l) => ({ account_id: h.accountId, stock_code: h.stockCode, at: l.at, lot: l.lot })),
+  );
   const keys = JSON.stringify(batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
   await target.run([
     renewLease(target.sql, holder),
@@ -185,10 +215,26 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
     ),
     effect(
       target.sql.query(
-        `insert into ${HOLDING_METRICS} (account_id, stock_code, partial, through, open_lots)
-         select account_id, stock_code, partial, through, lots
-         from json_to_recordset($1::json) as r(account_id uuid, stock_code text, partial jsonb, through date, lots json)`,
+        `insert into ${HOLDING_METRICS} (account_id, stock_code, partial, through, consumed, opened)
+         select account_id, stock_code, partial, through, consumed, opened
+         from json_to_recordset($1::json) as r(account_id uuid, stock_code text, partial jsonb, through date, consumed bigint, opened bigint)`,
         [JSON.stringify(computed)],
+      ),
+    ),
+    effect(
+      target.sql.query(
+        // "l.at < k.upto" bounds the index range scan to the lots at the head.
+        `delete from ${HOLDING_LOTS} l using json_to_recordset($1::json) as k(account_id uuid, stock_code text, upto bigint)
+         where l.account_id = k.account_id and l.stock_code = k.stock_code
+           and l.at < k.upto and l.at + (l.lot ->> 0)::bigint <= k.upto`,
+        [JSON.stringify(closed)],
+      ),
+    ),
+    effect(
+      target.sql.query(
+        `insert into ${HOLDING_LOTS} (account_id, stock_code, at, lot)
+         select account_id, stock_code, at, lot from json_to_recordset($1::json) as r(account_id uuid, stock_code text, at bigint, lot json)`,
+        [JSON.stringify(opened)],
       ),
     ),
     effect(

@@ -1,13 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  type Continued,
   type HoldingPartial,
+  type PlacedLot,
   type ResumePoint,
   type TradeInput,
   computeMetrics,
   continuePartial,
   holdingPartial,
+  lotsReached,
   mergePartials,
+  soldShares,
 } from "../../src/domain";
 import { BOOKS, edgeBook, realisticBook, units } from "./books";
 import { referenceMetrics } from "./reference";
@@ -114,40 +118,76 @@ describe("holding partials", () => {
     );
   });
 
-  /** A resume point as the target stores it: through JSON. */
-  const stored = (point: ResumePoint | null) => (point ? (JSON.parse(JSON.stringify(point)) as ResumePoint) : null);
-  const after = (trades: readonly TradeInput[], point: ResumePoint | null) =>
-    point ? trades.filter((t) => t.trade_date > point.through) : trades;
+  /**
+   * A holding as the target stores it, through JSON: the point, and its open lots as rows (those
+   * kept from before, unless consumed passed their end, and those just opened).
+   */
+  interface Stored {
+    point: Omit<Continued, "opened">;
+    lots: PlacedLot[];
+  }
+  const store = (before: Stored | null, next: Continued | null): Stored | null => {
+    if (!next) return null;
+    const { opened, ...point } = next;
+    const kept = (before?.lots ?? []).filter((l) => l.at + l.lot[0] > point.position.consumed);
+    return JSON.parse(JSON.stringify({ point, lots: [...kept, ...opened] })) as Stored;
+  };
+  /** What the sync reads to continue with `trades`: the point and the lots their sells reach, or all lots. */
+  const resume = (s: Stored | null, trades: readonly TradeInput[], allLots = false): ResumePoint | null =>
+    s && {
+      ...s.point,
+      head: allLots ? s.lots : s.lots.filter(lotsReached(s.point.position, soldShares(trades))),
+    };
+  const after = (trades: readonly TradeInput[], s: Stored | null) =>
+    s ? trades.filter((t) => t.trade_date > s.point.through) : trades;
 
-  it("continued day by day, or from any cut, give what the whole history gives", () => {
+  it("continued day by day, or from any cut, give what the whole history gives, reading only the lots the sells reach", () => {
     fc.assert(
-      fc.property(books, fc.nat(), (trades, cut) => {
+      fc.property(books, fc.nat(), fc.boolean(), (trades, cut, allLots) => {
         for (const own of byHolding(trades).values()) {
-          const whole = continuePartial(null, own);
-          expect(whole?.partial).toEqual(holdingPartial(own));
+          const whole = store(null, continuePartial(null, own));
+          expect(whole?.point.partial).toEqual(holdingPartial(own));
 
           const dates = [...new Set(own.map((t) => t.trade_date))].sort();
-          let daily: ResumePoint | null = null;
+          let daily: Stored | null = null;
           for (const date of dates) {
-            daily = continuePartial(
-              stored(daily),
-              own.filter((t) => t.trade_date === date),
-            );
+            const day = own.filter((t) => t.trade_date === date);
+            daily = store(daily, continuePartial(resume(daily, day), day));
           }
           expect(daily).toEqual(whole);
 
           const until = dates[cut % dates.length] as string;
-          const first = stored(
+          const first = store(
+            null,
             continuePartial(
               null,
               own.filter((t) => t.trade_date <= until),
             ),
           );
-          expect(continuePartial(first, after(own, first))).toEqual(whole);
+          const rest = after(own, first);
+          expect(store(first, continuePartial(resume(first, rest, allLots), rest))).toEqual(whole);
         }
       }),
       { numRuns: BOOKS },
     );
+  });
+
+  it("refuse to continue from lots that end before the new sells' reach", () => {
+    const buy = (id: number, trade_date: string, quantity: number) => ({
+      id: `00000000-0000-4000-8000-${String(id).padStart(12, "0")}`,
+      account_id: "a",
+      stock_code: "FPT",
+      trade_date,
+      type: "buy" as const,
+      quantity,
+      total_value: String(quantity * 1000),
+      fee: "0",
+      personal_tax: "0",
+    });
+    const from = store(null, continuePartial(null, [buy(1, "2024-01-02", 10), buy(2, "2024-01-03", 10)]))!;
+    const sell = { ...buy(3, "2024-01-04", 15), type: "sell" as const };
+    expect(() => continuePartial({ ...from.point, head: from.lots.slice(0, 1) }, [sell])).toThrow(RangeError);
+    expect(continuePartial(resume(from, [sell]), [sell])?.position).toEqual({ consumed: 15, opened: 20 });
   });
 
   it("continued with trades appended after the point give what the whole history gives", () => {
@@ -155,18 +195,18 @@ describe("holding partials", () => {
     fc.assert(
       fc.property(books, appended, (trades, added) => {
         for (const own of byHolding(trades).values()) {
-          const from = stored(continuePartial(null, own));
+          const from = store(null, continuePartial(null, own));
           if (!from) continue;
           const template = own[0] as TradeInput;
           const later = added.map(({ days, change: c }, i) => ({
             ...template,
             id: `ffffffff-0000-4000-8000-${String(i).padStart(12, "0")}`,
-            trade_date: new Date(Date.parse(`${from.through}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10),
+            trade_date: new Date(Date.parse(`${from.point.through}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10),
             quantity: c.quantity,
             total_value: units(c.value),
             type: c.sell ? ("sell" as const) : ("buy" as const),
           }));
-          expect(continuePartial(from, later)?.partial).toEqual(holdingPartial([...own, ...later]));
+          expect(continuePartial(resume(from, later), later)?.partial).toEqual(holdingPartial([...own, ...later]));
         }
       }),
       { numRuns: BOOKS },

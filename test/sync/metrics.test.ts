@@ -119,11 +119,13 @@ describe("stored metrics after a sync", () => {
     const dbs = await withSource(book);
     await synced(dbs.env);
     const stored = async () => {
-      const [point] = (await dbs.target`select partial, through::text as through, open_lots as lots from holding_metrics`) as [
-        ResumePoint,
-      ];
+      const [point] =
+        (await dbs.target`select partial, through::text as through, consumed::int, opened::int from holding_metrics`) as [
+          Omit<ResumePoint, "head">,
+        ];
+      const lots = await dbs.target`select at::int, lot from holding_lots order by at`;
       const [metrics] = await dbs.target`select stats, analytics from customer_metrics where customer_id = ${customer.id}`;
-      return { ...point, metrics };
+      return { ...point, lots, metrics };
     };
     const append = async (...trades: Parameters<typeof trade>[]) => {
       const day = new Book();
@@ -141,21 +143,31 @@ describe("stored metrics after a sync", () => {
     // The lots left open: 20 of the second lot's 50 shares are sold (costs in 10^-4 đồng, days since 1970).
     const start = await expectWhole();
     expect(start.through).toBe("2024-01-04");
-    expect(start.lots).toEqual({ used: 20, lots: [[50, 550_000_000, 19_725]] });
+    expect(start).toMatchObject({ consumed: 120, opened: 150, lots: [{ at: 100, lot: [50, 550_000_000, 19_725] }] });
 
     // A trade on a later date continues from the stored partial, exactly as the whole history gives.
     await append(["2024-01-05", "sell", 20, "1300", "2025-02-01T00:00:00Z"]);
     expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 1, metrics_recomputed: 1 });
-    expect((await expectWhole()).through).toBe("2024-01-05");
+    expect(await expectWhole()).toMatchObject({ through: "2024-01-05", consumed: 140, opened: 150 });
 
     // Only the stored partial and the newer trades are read: a count planted in it comes through.
     await plant();
     await append(["2024-01-08", "buy", 5, "1250", "2025-03-01T00:00:00Z"]);
     await synced(dbs.env);
-    expect((await stored()).partial.transactions).toBe(1001);
+    const bought = await stored();
+    expect(bought.partial.transactions).toBe(1001);
+    expect(bought).toMatchObject({ consumed: 140, opened: 155, lots: [{ at: 100 }, { at: 150, lot: [5, 62_500_000, 19_730] }] });
+
+    // A sell reads only the lots it reaches: a cost planted in the lot behind them stays unread.
+    await dbs.target`update holding_lots set lot = '[5, 1, 19730]' where at = 150`;
+    await dbs.target`update holding_metrics set partial = jsonb_set(partial, '{transactions}', '5')`;
+    await append(["2024-01-09", "sell", 5, "1270", "2025-03-15T00:00:00Z"]);
+    await synced(dbs.env);
+    const sold = await expectWhole();
+    expect(sold).toMatchObject({ consumed: 145, opened: 155, lots: [{ at: 100 }, { at: 150, lot: [5, 1, 19_730] }] });
 
     // One more trade on the latest date, or a change to an older one, recomputes it from all its trades.
-    await append(["2024-01-08", "sell", 5, "1260", "2025-04-01T00:00:00Z"]);
+    await append(["2024-01-09", "sell", 5, "1260", "2025-04-01T00:00:00Z"]);
     await synced(dbs.env);
     await expectWhole();
     await plant();
