@@ -15,8 +15,13 @@ export interface BudgetLimits {
   pageBytes: number;
   /** A differing id range with at most this many rows is repaired row by row rather than split. */
   reconcileLeafRows: number;
-  /** Trades loaded per metrics batch (a customer with more is loaded alone). */
+  /** Trades loaded per metrics batch (a holding with more is loaded alone). */
   metricsTrades: number;
+  /**
+   * Customers per merge request: each comes with every served holding's top deals (up to ten a
+   * holding, ~150 bytes each), so 200 keeps an answer to a few MB.
+   */
+  metricsCustomers: number;
   /** Any single database request taking longer counts as the database being unavailable. */
   requestTimeoutMs: number;
   /** Stop after this many steps: lets tests interrupt a run at any page. */
@@ -30,11 +35,12 @@ const DEFAULT_LIMITS: BudgetLimits = {
   pageBytes: 4 * 1024 * 1024,
   reconcileLeafRows: 2_000,
   metricsTrades: 20_000,
+  metricsCustomers: 200,
   requestTimeoutMs: 20_000,
 };
 
-/** Requests one step makes: a read and a write. */
-const REQUESTS_PER_STEP = 2;
+/** Requests one step makes at most: a read and a write, or a customers batch's list, its two merges and its write. */
+const REQUESTS_PER_STEP = 4;
 /** Requests kept for closing the run: its history row, releasing the lease, cache purges. */
 const RESERVED_REQUESTS = 5;
 

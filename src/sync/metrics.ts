@@ -64,11 +64,8 @@ const CUSTOMER_METRICS = getTableName(customerMetrics);
  * in the scale benchmark's trading day (when all open lots came too); 200 stay well under it.
  */
 const MAX_HOLDINGS = 200;
-/**
- * Customers per batch: each comes with every served holding's top deals (up to ten a holding,
- * ~150 bytes each), so 200 keeps a batch's read to a few MB.
- */
-const MAX_CUSTOMERS = 200;
+/** Merge requests a customers batch sends at once (a Worker may have six connections open). */
+const PARALLEL_MERGES = 2;
 
 /** Trade columns as one compact JSON array per trade; money as exact decimal text. */
 const TRADE_TUPLE = `json_build_array(t.id, t.account_id, t.trade_date, t.stock_code, t.type, t.quantity,
@@ -305,36 +302,48 @@ const MERGED_PARTIAL = `(
 )`;
 
 /**
- * The first pending customers after `after`, each with its served holdings' partials added up in the target:
- * what travels is one partial per customer, not one per holding.
+ * The next pending customers after `after`, each with its served holdings' partials added up in
+ * the target: what travels is one partial per customer, not one per holding. The merges are
+ * most of a customers batch's time and each request is worked on apart, so PARALLEL_MERGES of
+ * them go at once.
  */
-async function loadCustomers(target: SyncDatabase, after: string | null): Promise<Batch<PendingCustomer>> {
-  const [rows] = await target.run([
+async function loadCustomers(target: SyncDatabase, perMerge: number, after: string | null): Promise<Batch<PendingCustomer>> {
+  const size = perMerge * PARALLEL_MERGES;
+  const [ids] = await target.run([
     manyRows(
       target.sql.query(
-        `select b.customer_id, c.id is not null as present, c.slug, count(*) over ()::int as candidates,
-           ${MERGED_PARTIAL} as partial
-         from (
-           select customer_id from ${METRICS_PENDING} where $2::uuid is null or customer_id > $2::uuid
-           order by customer_id limit $1
-         ) b
-         left join customers c on c.id = b.customer_id
-         order by b.customer_id`,
-        [MAX_CUSTOMERS, after],
+        `select customer_id from ${METRICS_PENDING} where $2::uuid is null or customer_id > $2::uuid
+         order by customer_id limit $1`,
+        [size + 1, after],
       ),
-      (r) => ({
-        candidates: int(r.candidates),
-        customer: {
-          id: text(r.customer_id),
-          present: r.present === true,
-          slug: textOrNull(r.slug),
-          partial: JSON.parse(text(r.partial)) as HoldingPartial,
-        },
+      (r) => text(r.customer_id),
+    ),
+  ]);
+  const taken = ids.slice(0, size);
+  const share = Math.ceil(taken.length / PARALLEL_MERGES);
+  const chunks = Array.from({ length: PARALLEL_MERGES }, (_, i) => taken.slice(i * share, (i + 1) * share));
+  const merged = await Promise.all(chunks.filter((c) => c.length).map((chunk) => mergeCustomers(target, chunk)));
+  return { items: merged.flat(), more: ids.length > size };
+}
+
+async function mergeCustomers(target: SyncDatabase, ids: string[]): Promise<PendingCustomer[]> {
+  const [customers] = await target.run([
+    manyRows(
+      target.sql.query(
+        `select b.customer_id, c.id is not null as present, c.slug, ${MERGED_PARTIAL} as partial
+         from unnest($1::uuid[]) as b(customer_id) left join customers c on c.id = b.customer_id
+         order by b.customer_id`,
+        [ids],
+      ),
+      (r): PendingCustomer => ({
+        id: text(r.customer_id),
+        present: r.present === true,
+        slug: textOrNull(r.slug),
+        partial: JSON.parse(text(r.partial)) as HoldingPartial,
       }),
     ),
   ]);
-  const candidates = rows[0]?.candidates ?? 0;
-  return { items: rows.map((r) => r.customer), more: candidates === MAX_CUSTOMERS };
+  return customers;
 }
 
 /** The exact path, for the customers whose merge cannot decide a figure: their served trades. */
@@ -448,7 +457,7 @@ export async function recomputePending(target: SyncDatabase, budget: Budget, hol
   outcome.done = await drain<PendingCustomer, string>(
     budget,
     {
-      load: (after) => loadCustomers(target, after),
+      load: (after) => loadCustomers(target, budget.limits.metricsCustomers, after),
       keyOf: (c) => c.id,
       store: (items) => storeCustomers(target, holder, items),
     },
