@@ -197,8 +197,11 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
     // Lots ending where the head stands now are closed; a holding recomputed whole keeps none of its old ones.
     upto: h.resume && point ? point.position.consumed : Number.MAX_SAFE_INTEGER,
   }));
+  // One entry per holding, its lots as [at, lot] pairs: a holding recomputed whole can open thousands.
   const opened = points.flatMap(({ holding: h, point }) =>
-    (point?.opened ?? []).map((l) => ({ account_id: h.accountId, stock_code: h.stockCode, at: l.at, lot: l.lot })),
+    point?.opened.length
+      ? [{ account_id: h.accountId, stock_code: h.stockCode, lots: point.opened.map((l) => [l.at, l.lot]) }]
+      : [],
   );
   const keys = JSON.stringify(batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
   await target.run([
@@ -230,7 +233,8 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
     effect(
       target.sql.query(
         `insert into ${HOLDING_LOTS} (account_id, stock_code, at, lot)
-         select account_id, stock_code, at, lot from json_to_recordset($1::json) as r(account_id uuid, stock_code text, at bigint, lot json)`,
+         select r.account_id, r.stock_code, (l ->> 0)::bigint, l -> 1
+         from json_to_recordset($1::json) as r(account_id uuid, stock_code text, lots json), json_array_elements(r.lots) l`,
         [JSON.stringify(opened)],
       ),
     ),
