@@ -22,8 +22,9 @@ export interface BudgetLimits {
    */
   metricsTrades: number;
   /**
-   * Customers per merge request: each comes with every served holding's top deals (up to ten a
-   * holding, ~150 bytes each), so 200 keeps an answer to a few MB.
+   * Customers per metrics batch: each comes with its merged partial (monthly maps, every served
+   * holding's top deals), a few kB. Two batches are in memory (the next is read ahead): 100
+   * each kept the scale benchmark's runs under a 48 MB heap.
    */
   metricsCustomers: number;
   /** Any single database request taking longer counts as the database being unavailable. */
@@ -39,12 +40,12 @@ const DEFAULT_LIMITS: BudgetLimits = {
   pageBytes: 4 * 1024 * 1024,
   reconcileLeafRows: 2_000,
   metricsTrades: 10_000,
-  metricsCustomers: 200,
+  metricsCustomers: 100,
   requestTimeoutMs: 20_000,
 };
 
-/** Requests one step makes at most: a read and a write, or a customers batch's list, its two merges and its write. */
-const REQUESTS_PER_STEP = 4;
+/** Requests one step makes: a read and a write. */
+const REQUESTS_PER_STEP = 2;
 /** Requests kept for closing the run: its history row, releasing the lease, cache purges. */
 const RESERVED_REQUESTS = 5;
 

@@ -64,8 +64,6 @@ const CUSTOMER_METRICS = getTableName(customerMetrics);
  * in the scale benchmark's trading day (when all open lots came too); 200 stay well under it.
  */
 const MAX_HOLDINGS = 200;
-/** Merge requests a customers batch sends at once (a Worker may have six connections open). */
-const PARALLEL_MERGES = 2;
 
 /** Trade columns as one compact JSON array per trade; money as exact decimal text. */
 const TRADE_TUPLE = `json_build_array(t.id, t.account_id, t.trade_date, t.stock_code, t.type, t.quantity,
@@ -306,48 +304,37 @@ const MERGED_PARTIAL = `(
 )`;
 
 /**
- * The next pending customers after `after`, each with its served holdings' partials added up in
- * the target: what travels is one partial per customer, not one per holding. The merges are
- * most of a customers batch's time and each request is worked on apart, so PARALLEL_MERGES of
- * them go at once.
+ * The first `limit` pending customers after `after`, each with its served holdings' partials
+ * added up in the target: what travels is one partial per customer, not one per holding.
  */
-async function loadCustomers(target: SyncDatabase, perMerge: number, after: string | null): Promise<Batch<PendingCustomer>> {
-  const size = perMerge * PARALLEL_MERGES;
-  const [ids] = await target.run([
+async function loadCustomers(target: SyncDatabase, limit: number, after: string | null): Promise<Batch<PendingCustomer>> {
+  const [rows] = await target.run([
     manyRows(
       target.sql.query(
-        `select customer_id from ${METRICS_PENDING} where $2::uuid is null or customer_id > $2::uuid
-         order by customer_id limit $1`,
-        [size + 1, after],
-      ),
-      (r) => text(r.customer_id),
-    ),
-  ]);
-  const taken = ids.slice(0, size);
-  const share = Math.ceil(taken.length / PARALLEL_MERGES);
-  const chunks = Array.from({ length: PARALLEL_MERGES }, (_, i) => taken.slice(i * share, (i + 1) * share));
-  const merged = await Promise.all(chunks.filter((c) => c.length).map((chunk) => mergeCustomers(target, chunk)));
-  return { items: merged.flat(), more: ids.length > size };
-}
-
-async function mergeCustomers(target: SyncDatabase, ids: string[]): Promise<PendingCustomer[]> {
-  const [customers] = await target.run([
-    manyRows(
-      target.sql.query(
-        `select b.customer_id, c.id is not null as present, c.slug, ${MERGED_PARTIAL} as partial
-         from unnest($1::uuid[]) as b(customer_id) left join customers c on c.id = b.customer_id
+        // One more than the batch is counted (not merged) to tell whether any are left.
+        `select b.customer_id, c.id is not null as present, c.slug, b.waiting::int as waiting, ${MERGED_PARTIAL} as partial
+         from (
+           select customer_id, count(*) over () as waiting from (
+             select customer_id from ${METRICS_PENDING} where $2::uuid is null or customer_id > $2::uuid
+             order by customer_id limit $1 + 1
+           ) w order by customer_id limit $1
+         ) b
+         left join customers c on c.id = b.customer_id
          order by b.customer_id`,
-        [ids],
+        [limit, after],
       ),
-      (r): PendingCustomer => ({
-        id: text(r.customer_id),
-        present: r.present === true,
-        slug: textOrNull(r.slug),
-        partial: JSON.parse(text(r.partial)) as HoldingPartial,
+      (r) => ({
+        waiting: int(r.waiting),
+        customer: {
+          id: text(r.customer_id),
+          present: r.present === true,
+          slug: textOrNull(r.slug),
+          partial: JSON.parse(text(r.partial)) as HoldingPartial,
+        },
       }),
     ),
   ]);
-  return customers;
+  return { items: rows.map((r) => r.customer), more: (rows[0]?.waiting ?? 0) > limit };
 }
 
 /** The exact path, for the customers whose merge cannot decide a figure: their served trades. */
