@@ -112,11 +112,11 @@ type HoldingKey = [accountId: string, stockCode: string];
 
 /**
  * The first pending holdings after `after` while the trades to read add up to at most
- * `maxTrades` (the first one always comes), each with its resume point when every change it waits for is dated after
- * that point and the open lots their sells reach, and the trades to read: those dated after
- * the point, or all. The account's own
- * state does not matter here: a holding's partial is the same whoever owns the account and
- * whether it is served; the merge decides which partials a customer sees.
+ * `maxTrades` (the first one always comes), each with its resume point (when every change it
+ * waits for is dated after that point) and the open lots its new sells reach, and the trades to
+ * read: those dated after the point, or all. The account's own state does not matter here: a
+ * holding's partial is the same whoever owns the account and whether it is served; the merge
+ * decides which partials a customer sees.
  */
 async function loadHoldings(target: SyncDatabase, maxTrades: number, after: HoldingKey | null): Promise<Batch<PendingHolding>> {
   // One index range scan (transactions_holding_idx) after the resume point's date, or from the start.
@@ -126,20 +126,29 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
     manyRows(
       target.sql.query(
         `with candidates as materialized (
-           select p.account_id, p.stock_code, m.partial, m.consumed, m.opened,
+           select p.account_id, p.stock_code, p.waiting, m.partial, m.consumed, m.opened,
              case when (m.partial ->> 'format')::int = $3 and m.consumed is not null and p.from_date > m.through
                then m.through end as after
+           -- One more than the batch is counted (not read) to tell whether any are left.
            from (
-             select * from ${HOLDINGS_PENDING} where $4::uuid is null or (account_id, stock_code) > ($4::uuid, $5::text)
-             order by account_id, stock_code limit $1
+             select *, count(*) over () as waiting from (
+               select * from ${HOLDINGS_PENDING} where $4::uuid is null or (account_id, stock_code) > ($4::uuid, $5::text)
+               order by account_id, stock_code limit $1 + 1
+             ) w order by account_id, stock_code limit $1
            ) p
            left join ${HOLDING_METRICS} m using (account_id, stock_code)
          ),
-         counted as (select p.*, (select count(*) ${holdingTrades}) as trades from candidates p),
+         -- The trades to read and the shares they sell, in one scan.
+         counted as (
+           select p.*, n.trades, n.sold from candidates p, lateral (
+             select count(*) as trades, coalesce(sum(t.quantity) filter (where t.type = 'sell' and t.quantity > 0), 0) as sold
+             ${holdingTrades}
+           ) n
+         ),
          sized as (
            select *, sum(trades) over (order by account_id, stock_code) as upto, count(*) over () as candidates from counted
          )
-         select p.account_id, p.stock_code, p.candidates::int as candidates, p.after::text as after,
+         select p.account_id, p.stock_code, p.candidates::int as candidates, p.waiting::int as waiting, p.after::text as after,
            case when p.after is not null then p.partial::text end as partial,
            -- Share counts pass 2^31 but not 2^53: a double carries them exactly, where bigint comes as text.
            p.consumed::float8 as consumed, p.opened::float8 as opened,
@@ -147,7 +156,7 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
            case when p.after is not null then (
              select coalesce(json_agg(json_build_object('at', l.at, 'lot', l.lot) order by l.at), '[]')::text
              from ${HOLDING_LOTS} l where l.account_id = p.account_id and l.stock_code = p.stock_code
-               and l.at < p.consumed + (select coalesce(sum(t.quantity), 0) ${holdingTrades} and t.type = 'sell' and t.quantity > 0)
+               and l.at < p.consumed + p.sold
            ) end as head,
            (select coalesce(json_agg(${TRADE_TUPLE}), '[]')::text ${holdingTrades}) as trades
          from sized p where p.upto - p.trades < $2
@@ -156,6 +165,7 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
       ),
       (r) => ({
         candidates: int(r.candidates),
+        waiting: int(r.waiting),
         holding: {
           accountId: text(r.account_id),
           stockCode: text(r.stock_code),
@@ -173,8 +183,8 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
       }),
     ),
   ]);
-  const candidates = rows[0]?.candidates ?? 0;
-  return { items: rows.map((r) => r.holding), more: rows.length < candidates || candidates === MAX_HOLDINGS };
+  const { candidates = 0, waiting = 0 } = rows[0] ?? {};
+  return { items: rows.map((r) => r.holding), more: rows.length < candidates || waiting > MAX_HOLDINGS };
 }
 
 /**
