@@ -134,11 +134,15 @@ export interface PlacedLot {
   lot: OpenLot;
 }
 
-/** Where a holding's partial continues from: the partial of its trades dated up to `through`. */
-export interface ResumePoint {
+/** A holding as stored: the partial of its trades dated up to `through`, and where its queue stands. */
+interface HoldingPoint {
   through: string;
   partial: HoldingPartial;
   position: LotsPosition;
+}
+
+/** Where a holding's partial continues from. */
+export interface ResumePoint extends HoldingPoint {
   /**
    * Its open lots from the head on, in order: at least every one the new trades' sells reach
    * (those starting before `consumed + soldShares`), and any number after them.
@@ -146,11 +150,8 @@ export interface ResumePoint {
   head: PlacedLot[];
 }
 
-/** A holding after trades were added: its new resume point, less the lots it did not touch. */
-export interface Continued {
-  through: string;
-  partial: HoldingPartial;
-  position: LotsPosition;
+/** A holding after trades were added: its new point, and the lots those trades opened. */
+export interface Continued extends HoldingPoint {
   /** The lots these trades opened that are still open; lots before them stay open unless `consumed` passed their end. */
   opened: PlacedLot[];
 }
