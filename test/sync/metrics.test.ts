@@ -25,6 +25,16 @@ describe("cached answers after a sync", () => {
   });
 });
 
+/** Each customer's stats as the domain computes them from its accounts' trades, in customer id order. */
+function expectedStats(book: Book) {
+  return book.customers
+    .map((c) => {
+      const accounts = new Set(book.accounts.filter((a) => a.customer_id === c.id).map((a) => a.id));
+      return { customer_id: c.id, stats: computeMetrics(book.transactions.filter((t) => accounts.has(t.account_id))).stats };
+    })
+    .sort((a, b) => a.customer_id.localeCompare(b.customer_id));
+}
+
 describe("stored metrics after a sync", () => {
   it("change when a trade arrives, and the cached stats are invalidated", async () => {
     const book = sampleBook();
@@ -54,10 +64,7 @@ describe("stored metrics after a sync", () => {
     const { report } = await runWith(dbs.env, { metricsTrades: 1 });
     expect(report).toMatchObject({ complete: true, holdings_recomputed: 3, metrics_recomputed: 2 });
     const stored = await dbs.target`select customer_id, stats from customer_metrics`;
-    const expected = book.customers.map((c) => {
-      const accounts = new Set(book.accounts.filter((a) => a.customer_id === c.id).map((a) => a.id));
-      return { customer_id: c.id, stats: computeMetrics(book.transactions.filter((t) => accounts.has(t.account_id))).stats };
-    });
+    const expected = expectedStats(book);
     expect(stored).toEqual(expect.arrayContaining(expected));
     expect(await dbs.target`select * from metrics_pending`).toEqual([]);
     expect(await dbs.target`select * from holdings_pending`).toEqual([]);
@@ -69,10 +76,7 @@ describe("stored metrics after a sync", () => {
       const { account } = book.simpleCustomer();
       book.trade({ account_id: account.id, trade_date: "2024-03-01", type: "buy", quantity: 10 + i, price: "25000" });
     }
-    const expected = book.customers.map((c) => {
-      const accounts = new Set(book.accounts.filter((a) => a.customer_id === c.id).map((a) => a.id));
-      return { customer_id: c.id, stats: computeMetrics(book.transactions.filter((t) => accounts.has(t.account_id))).stats };
-    });
+    const expected = expectedStats(book);
     // One holding a batch, one customer a batch. Each run reads the six streams
     // (a step each) and stops after two more steps, leaving the next batch it had read unstored;
     // once no holding waits, reading none is one of them.
@@ -85,9 +89,7 @@ describe("stored metrics after a sync", () => {
       ...Array.from({ length: 3 }, () => [2, 0]),
       ...Array.from({ length: 5 }, () => [0, 1]),
     ]);
-    expect(await dbs.target`select customer_id, stats from customer_metrics order by customer_id`).toEqual(
-      expected.sort((a, b) => a.customer_id.localeCompare(b.customer_id)),
-    );
+    expect(await dbs.target`select customer_id, stats from customer_metrics order by customer_id`).toEqual(expected);
     expect(await dbs.target`select * from holdings_pending`).toEqual([]);
     expect(await dbs.target`select * from metrics_pending`).toEqual([]);
   });
