@@ -78,11 +78,15 @@ function addFraction(total: FixedSum, num: bigint, den: bigint): void {
   if (q * den !== scaled) total.inexact++;
 }
 
-export interface Aggregate {
+/** What an aggregate and a stored partial both count. */
+export interface Counts {
   transactions: number;
   deals: number;
   wins: number;
   losses: number;
+}
+
+export interface Aggregate extends Counts {
   unmatched: number;
   buyValue: bigint;
   sellValue: bigint;

@@ -1,6 +1,7 @@
 export { computeMetrics } from "./metrics";
 export {
   type Continued,
+  type HoldingChange,
   type HoldingPartial,
   type LotsPosition,
   type MergeRule,
@@ -10,6 +11,8 @@ export {
   type ResumePoint,
   PARTIAL_FORMAT,
   PARTIAL_MERGE,
+  adjustMerge,
+  combinePartials,
   continuePartial,
   holdingPartial,
   lotsReached,
