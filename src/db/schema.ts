@@ -104,7 +104,8 @@ export const transactions = pgTable(
 
 /**
  * Stats and analytics per customer, as served: the merge of the partials of the holdings in the
- * customer's live accounts (src/sync/metrics.ts).
+ * customer's live accounts (src/sync/metrics.ts), and that merge itself, which a change to one
+ * holding adjusts (src/domain: adjustMerge) rather than merging all of them again.
  */
 export const customerMetrics = pgTable("customer_metrics", {
   customerId: uuid("customer_id").primaryKey(),
@@ -112,6 +113,8 @@ export const customerMetrics = pgTable("customer_metrics", {
   stats: json("stats").$type<Stats>().notNull(),
   analytics: json("analytics").$type<Analytics>().notNull(),
   computedAt: instant("computed_at").notNull().defaultNow(),
+  /** The merged partial the figures were made from; null: merge the holdings again. */
+  partial: jsonb("partial").$type<HoldingPartial>(),
 });
 
 /**
@@ -170,7 +173,28 @@ export const holdingsPending = pgTable(
 
 export const metricsPending = pgTable("metrics_pending", {
   customerId: uuid("customer_id").primaryKey(),
+  /**
+   * Which accounts the customer is served may have changed (a customer, account or broker
+   * changed): its stored merge no longer adds up the right holdings, so all are merged again.
+   */
+  remerge: boolean("remerge").notNull().default(false),
 });
+
+/**
+ * Holdings whose partial changed since their customer's stored merge took them in, each with
+ * the partial that merge holds (null: none), so the customer's merge is adjusted by the
+ * difference (src/sync/metrics.ts). Written with the new partial, in the same transaction;
+ * the first change since the merge is the one kept.
+ */
+export const holdingChanges = pgTable(
+  "holding_changes",
+  {
+    accountId: uuid("account_id").notNull(),
+    stockCode: text("stock_code").notNull(),
+    merged: jsonb("merged").$type<HoldingPartial>(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.stockCode] })],
+);
 
 /**
  * Where a full reconciliation stands, one row per table while it is under way: the table has

@@ -58,10 +58,10 @@ const HOLDINGS_PENDING = getTableName(holdingsPending);
 function pendingWork(stream: Stream, rels: string[]): string[] {
   const ctes = [
     `pending_customers as (
-      insert into ${METRICS_PENDING} (customer_id)
-      select customer_id from (${rels.map(stream.customersOf).join(" union ")}) as c(customer_id)
+      insert into ${METRICS_PENDING} (customer_id, remerge)
+      select customer_id, ${stream.regroups === true} from (${rels.map(stream.customersOf).join(" union ")}) as c(customer_id)
       where customer_id is not null
-      on conflict do nothing
+      on conflict (customer_id) do ${stream.regroups ? "update set remerge = true" : "nothing"}
     )`,
   ];
   if (stream.holdingsOf) {

@@ -9,13 +9,16 @@
  *    dated after that date, as a new trading day's are, it continues from there, and only the
  *    newer trades and the open lots their sells reach are read. A change to an older trade (or
  *    one more trade on the latest date) recomputes it whole. A customer's other holdings are
- *    not read.
- * 2. `metrics_pending`: customers whose served data changed. Each one's stats and analytics are
- *    the merge of the partials of its served accounts' holdings, added up by the target in SQL
- *    (by the rules of PARTIAL_MERGE), so one partial per customer travels, not one per
- *    holding. The merge is exact except when a figure lies within its error bound of a
- *    rounding boundary; then, rarely, the customer's served trades are read and the domain
- *    computes the figure exactly from the deals.
+ *    not read. The partial the customer's stored merge holds is kept in `holding_changes`.
+ * 2. `metrics_pending`: customers whose served data changed. Each one's stats and analytics
+ *    come from the merge of the partials of its served accounts' holdings, stored with them:
+ *    the stored merge is adjusted by each changed holding's old and new partial
+ *    (adjustMerge), so a customer's unchanged holdings are not read. When its accounts may
+ *    have changed (`remerge`), or a change cannot be taken back (a top deal of the holding's
+ *    left), the target adds up all its holdings' partials in SQL (by the rules of
+ *    PARTIAL_MERGE), so one partial per customer travels, not one per holding. Figures are
+ *    exact except when one lies within its error bound of a rounding boundary; then, rarely,
+ *    the customer's served trades are read and the domain computes it exactly from the deals.
  *
  * Holdings go first, so a customer is merged from partials that are up to date. Each batch is
  * one read and one transaction that stores the results and takes the batch off its list, so a
@@ -23,12 +26,14 @@
  * waiting ends its list without another read.
  */
 import { getTableName } from "drizzle-orm";
-import { customerMetrics, holdingLots, holdingMetrics, holdingsPending, metricsPending } from "../db/schema";
+import { customerMetrics, holdingChanges, holdingLots, holdingMetrics, holdingsPending, metricsPending } from "../db/schema";
 import { live, servedAccount } from "../db/served";
 import {
-  type CustomerMetrics,
+  adjustMerge,
+  combinePartials,
   computeMetrics,
   continuePartial,
+  type HoldingChange,
   type HoldingPartial,
   type MergeRule,
   mergePartials,
@@ -56,6 +61,7 @@ const HOLDINGS_PENDING = getTableName(holdingsPending);
 const METRICS_PENDING = getTableName(metricsPending);
 const HOLDING_METRICS = getTableName(holdingMetrics);
 const HOLDING_LOTS = getTableName(holdingLots);
+const HOLDING_CHANGES = getTableName(holdingChanges);
 const CUSTOMER_METRICS = getTableName(customerMetrics);
 
 /**
@@ -214,6 +220,16 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
   const keys = JSON.stringify(batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
   await target.run([
     renewLease(target.sql, holder),
+    // The partial its customer's stored merge holds, unless an earlier change already recorded it.
+    effect(
+      target.sql.query(
+        `insert into ${HOLDING_CHANGES} (account_id, stock_code, merged)
+         select k.account_id, k.stock_code, m.partial from jsonb_to_recordset($1::jsonb) as k(account_id uuid, stock_code text)
+         left join ${HOLDING_METRICS} m on m.account_id = k.account_id and m.stock_code = k.stock_code
+         on conflict do nothing`,
+        [keys],
+      ),
+    ),
     effect(
       target.sql.query(
         `delete from ${HOLDING_METRICS} m using jsonb_to_recordset($1::jsonb) as k(account_id uuid, stock_code text)
@@ -265,8 +281,13 @@ interface PendingCustomer {
   present: boolean;
   /** Null while another customer holds its slug. */
   slug: string | null;
-  /** Its served holdings' partials added up by the target, every holding's top deals kept. */
-  partial: HoldingPartial;
+  /**
+   * Its stored merge and each of its served holdings that changed since, as [the partial the
+   * merge holds, the partial now] (null: none); null to merge all its holdings again.
+   */
+  adjust: { merged: HoldingPartial; changes: HoldingChange[] } | null;
+  /** Without `adjust`: its served holdings' partials added up by the target, every holding's top deals kept. */
+  sum: HoldingPartial | null;
 }
 
 /** SQL adding up field `field` of the partials `p` in the relation `parts`, by its merge rule. */
@@ -314,22 +335,36 @@ const MERGED_PARTIAL = `(
 )`;
 
 /**
- * The first `limit` pending customers after `after`, each with its served holdings' partials
- * added up in the target: what travels is one partial per customer, not one per holding.
+ * The first `limit` pending customers after `after`, each with its stored merge and the changes
+ * of its holdings since, or, when the customer must be merged again, its served holdings'
+ * partials added up in the target: what travels is a few partials per customer, not one per
+ * holding.
  */
 async function loadCustomers(target: SyncDatabase, limit: number, after: string | null): Promise<Batch<PendingCustomer>> {
   const [rows] = await target.run([
     manyRows(
       target.sql.query(
         // One more than the batch is counted (not merged) to tell whether any are left.
-        `select b.customer_id, c.id is not null as present, c.slug, b.waiting::int as waiting, ${MERGED_PARTIAL} as partial
+        `select b.customer_id, c.id is not null as present, c.slug, b.waiting::int as waiting,
+           case when x.adjust then m.partial::text end as merged,
+           case when x.adjust then (
+             select coalesce(json_agg(json_build_array(h.merged, hm.partial)), '[]')::text
+             from ${HOLDING_CHANGES} h join accounts a on a.id = h.account_id
+             left join ${HOLDING_METRICS} hm on hm.account_id = h.account_id and hm.stock_code = h.stock_code
+             where ${servedAccount("a", "c.id")}
+           ) end as changes,
+           case when not x.adjust then ${MERGED_PARTIAL} end as sum
          from (
-           select customer_id, count(*) over () as waiting from (
-             select customer_id from ${METRICS_PENDING} where $2::uuid is null or customer_id > $2::uuid
+           select customer_id, remerge, count(*) over () as waiting from (
+             select customer_id, remerge from ${METRICS_PENDING} where $2::uuid is null or customer_id > $2::uuid
              order by customer_id limit $1 + 1
            ) w order by customer_id limit $1
          ) b
          left join customers c on c.id = b.customer_id
+         left join ${CUSTOMER_METRICS} m on m.customer_id = b.customer_id
+         cross join lateral (
+           select not b.remerge and coalesce((m.partial ->> 'format')::int = ${PARTIAL_FORMAT}, false) as adjust
+         ) x
          order by b.customer_id`,
         [limit, after],
       ),
@@ -339,12 +374,31 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
           id: text(r.customer_id),
           present: r.present === true,
           slug: textOrNull(r.slug),
-          partial: JSON.parse(text(r.partial)) as HoldingPartial,
+          adjust:
+            r.merged === null
+              ? null
+              : {
+                  merged: JSON.parse(text(r.merged)) as HoldingPartial,
+                  changes: JSON.parse(text(r.changes)) as HoldingChange[],
+                },
+          sum: r.sum === null ? null : (JSON.parse(text(r.sum)) as HoldingPartial),
         },
       }),
     ),
   ]);
   return { items: rows.map((r) => r.customer), more: (rows[0]?.waiting ?? 0) > limit };
+}
+
+/** The customers' served holdings' partials added up in the target, for those whose stored merge could not be adjusted. */
+async function loadSums(target: SyncDatabase, customers: string[]): Promise<Map<string, HoldingPartial>> {
+  if (!customers.length) return new Map();
+  const [rows] = await target.run([
+    manyRows(
+      target.sql.query(`select c.id, ${MERGED_PARTIAL} as sum from customers c where c.id = any($1::uuid[])`, [customers]),
+      (r) => [text(r.id), JSON.parse(text(r.sum)) as HoldingPartial] as const,
+    ),
+  ]);
+  return new Map(rows);
 }
 
 /** The exact path, for the customers whose merge cannot decide a figure: their served trades. */
@@ -367,19 +421,23 @@ async function loadServedTrades(target: SyncDatabase, customers: string[]): Prom
   return new Map(rows);
 }
 
-/** A customer's metrics from its partials, or null when only its deals can decide. */
-function merged(customer: PendingCustomer): CustomerMetrics | null {
-  // A partial stored by an older engine cannot be merged; the exact path recomputes.
-  if (customer.partial.format !== PARTIAL_FORMAT) return null;
-  return mergePartials([customer.partial]);
-}
+/** A customer's stored merge adjusted by its holdings' changes, or null when it must be merged again. */
+const adjusted = (customer: PendingCustomer): HoldingPartial | null =>
+  customer.adjust && adjustMerge(customer.adjust.merged, customer.adjust.changes);
+
+/** The merge to store from the target's sum, or null when a holding's partial is of another format. */
+const combined = (sum: HoldingPartial): HoldingPartial | null => (sum.format === PARTIAL_FORMAT ? combinePartials([sum]) : null);
 
 async function storeCustomers(target: SyncDatabase, holder: string, batch: PendingCustomer[]): Promise<void> {
   const present = batch.filter((c) => c.present);
-  const metrics = new Map(present.map((c) => [c.id, merged(c)]));
+  const merges = new Map(present.map((c) => [c.id, adjusted(c) ?? (c.sum && combined(c.sum))]));
+  const unadjusted = present.filter((c) => c.adjust && merges.get(c.id) === null).map((c) => c.id);
+  for (const [id, sum] of await loadSums(target, unadjusted)) merges.set(id, combined(sum));
+  // Without a merge (a partial of another format), or when a figure is undecided, the deals decide.
+  const metrics = new Map([...merges].map(([id, merge]) => [id, merge && mergePartials([merge])]));
   const undecided = [...metrics].filter(([, m]) => m === null).map(([id]) => id);
   for (const [id, trades] of await loadServedTrades(target, undecided)) metrics.set(id, computeMetrics(trades));
-  const rows = [...metrics].map(([customer_id, m]) => ({ customer_id, ...m! }));
+  const rows = [...metrics].map(([customer_id, m]) => ({ customer_id, ...m!, partial: merges.get(customer_id) }));
   const ids = batch.map((c) => c.id);
   await target.run([
     renewLease(target.sql, holder),
@@ -392,12 +450,20 @@ async function storeCustomers(target: SyncDatabase, holder: string, batch: Pendi
     ),
     effect(
       target.sql.query(
-        `insert into ${CUSTOMER_METRICS} (customer_id, stats, analytics, computed_at)
-         select r.customer_id, r.stats, r.analytics, now()
-         from json_to_recordset($1::json) as r(customer_id uuid, stats json, analytics json)
+        `insert into ${CUSTOMER_METRICS} (customer_id, stats, analytics, computed_at, partial)
+         select r.customer_id, r.stats, r.analytics, now(), r.partial
+         from json_to_recordset($1::json) as r(customer_id uuid, stats json, analytics json, partial jsonb)
          on conflict (customer_id) do update
-         set stats = excluded.stats, analytics = excluded.analytics, computed_at = excluded.computed_at`,
+         set stats = excluded.stats, analytics = excluded.analytics, computed_at = excluded.computed_at, partial = excluded.partial`,
         [JSON.stringify(rows)],
+      ),
+    ),
+    // The stored merges hold their holdings' partials now. Changes in accounts a customer is not
+    // served matter to no merge: serving the account again merges the customer again.
+    effect(
+      target.sql.query(
+        `delete from ${HOLDING_CHANGES} h using accounts a where a.id = h.account_id and a.customer_id = any($1::uuid[])`,
+        [ids],
       ),
     ),
     effect(target.sql.query(`delete from ${METRICS_PENDING} where customer_id = any($1::uuid[])`, [ids])),

@@ -45,6 +45,11 @@ export interface Stream {
    */
   customersOf: (r: string) => string;
   /**
+   * True when a change can change which accounts a customer is served (servedAccount): those
+   * customers merge all their holdings again instead of adjusting their stored merge.
+   */
+  regroups?: boolean;
+  /**
    * The holdings whose metrics a row feeds, as SQL over `r`: (account_id, stock_code, the
    * trade date from which the holding's partial must be recomputed).
    */
@@ -85,6 +90,8 @@ export const STREAMS: readonly Stream[] = [
     rules: [],
     // A broker's code and name are embedded in every account at it.
     customersOf: (r) => `select a.customer_id from accounts a join ${r} on a.broker_id = ${r}.id`,
+    // An account is served only at a broker the target has.
+    regroups: true,
   },
   {
     ...fromSource("staff"),
@@ -95,6 +102,7 @@ export const STREAMS: readonly Stream[] = [
     ...fromSource("customers"),
     rules: [{ fails: `slug !~ '${SERVABLE_SLUG_SQL}'`, reason: "slug cannot be served (1 to 64 letters, digits, _ or -)" }],
     customersOf: (r) => `select id from ${r}`,
+    regroups: true,
     unique: "slug",
     slug: "slug",
   },
@@ -102,6 +110,7 @@ export const STREAMS: readonly Stream[] = [
     ...fromSource("accounts"),
     rules: [],
     customersOf: (r) => `select customer_id from ${r}`,
+    regroups: true,
   },
   {
     ...fromSource("holdings"),

@@ -12,7 +12,8 @@
 import { expect } from "vitest";
 import type { Sql } from "../../src/db/client";
 import type { AccountRow, BrokerRow, CustomerRow, HoldingRow, StaffRow, TransactionRow } from "../../src/db/source";
-import { computeMetrics } from "../../src/domain";
+import { servedAccount } from "../../src/db/served";
+import { combinePartials, computeMetrics, type HoldingPartial } from "../../src/domain";
 import { getConfig, type Env } from "../../src/env";
 import type { BudgetLimits } from "../../src/sync/budget";
 import { isoMicros } from "../../src/sync/cursor";
@@ -273,7 +274,7 @@ export const restore = (source: Sql, table: string, id: string, at = "2025-06-02
   changeSource(source, table, id, { deleted_at: null }, at);
 
 /** One more buy in `accountId`, written into the source as a back office would: what a trading day adds. */
-export async function addTrade(source: Sql, accountId: string): Promise<TransactionRow> {
+export async function addTrade(source: Sql, accountId: string, updated_at = "2025-06-01T00:00:00Z"): Promise<TransactionRow> {
   const more = new Book();
   const trade = more.trade({
     account_id: accountId,
@@ -281,7 +282,7 @@ export async function addTrade(source: Sql, accountId: string): Promise<Transact
     type: "buy",
     quantity: 10,
     price: "95000",
-    updated_at: "2025-06-01T00:00:00Z",
+    updated_at,
   });
   await writeSource(source, more);
   return trade;
@@ -298,6 +299,21 @@ export const countRows = (book: Book) => STREAMS.reduce((n, s) => n + book[s.nam
 
 /** A small but complete book: two customers, two brokers, accounts, holdings and trades. */
 export const sampleBook = (): Book => twoCustomerBook().book;
+
+/**
+ * Each customer's stored merge, however many changes adjusted it, equals the merge of its
+ * served holdings' stored partials made afresh. Holds whenever no metrics work is pending.
+ */
+export async function expectMergesAddUp(target: Sql): Promise<void> {
+  const rows = (await target.query(
+    `select m.customer_id, m.partial, (
+       select coalesce(json_agg(h.partial), '[]') from holding_metrics h join accounts a on a.id = h.account_id
+       where ${servedAccount("a", "m.customer_id")}
+     ) as holdings
+     from customer_metrics m where m.partial is not null`,
+  )) as { customer_id: string; partial: HoldingPartial; holdings: HoldingPartial[] }[];
+  for (const r of rows) expect(r.partial, r.customer_id).toEqual(combinePartials(r.holdings));
+}
 
 /** Both comparisons: the target mirrors the source, and serves what the reference says. */
 export async function expectInSync(dbs: TestDatabases): Promise<void> {

@@ -1,8 +1,8 @@
 /** The stored metrics follow the trades, and the cached answers follow the sync. */
 import { describe, expect, it } from "vitest";
-import { computeMetrics, type HoldingPartial, holdingPartial, type ResumePoint } from "../../src/domain";
+import { combinePartials, computeMetrics, type HoldingPartial, holdingPartial, type ResumePoint } from "../../src/domain";
 import { newSlug } from "../../src/domain/slug";
-import { Book, writeSource } from "../support/book";
+import { Book, twoCustomerBook, writeSource } from "../support/book";
 import { getJson } from "../support/worker";
 import { addTrade, changeSource, runWith, sampleBook, softDelete, synced, withSource } from "./helpers";
 
@@ -196,7 +196,7 @@ describe("stored metrics after a sync", () => {
     // A partial an older engine stored, with a count that would show if it were used.
     await dbs.target`update holding_metrics set partial = jsonb_set(jsonb_set(partial, '{format}', '0'), '{transactions}', '1000')
       where account_id = ${account.id}`;
-    await dbs.target`insert into metrics_pending (customer_id) values (${customer.id})`;
+    await dbs.target`insert into metrics_pending (customer_id, remerge) values (${customer.id}, true)`;
     expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 0, metrics_recomputed: 1 });
     const [merged] = await dbs.target`select stats, analytics from customer_metrics where customer_id = ${customer.id}`;
     expect(merged).toEqual(computeMetrics(tradesOf()));
@@ -209,5 +209,43 @@ describe("stored metrics after a sync", () => {
     expect(point.partial).toEqual(holdingPartial(book.transactions.filter((t) => t.account_id === account.id)));
     const [stored] = await dbs.target`select stats, analytics from customer_metrics where customer_id = ${customer.id}`;
     expect(stored).toEqual(computeMetrics(tradesOf()));
+  });
+
+  it("adjust a customer's stored merge by the holdings that changed, and merge them all again when its accounts change", async () => {
+    const { book, customer, accounts } = twoCustomerBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    const tradesOf = () => book.transactions.filter((t) => t.account_id === accounts.ssi.id || t.account_id === accounts.vnd.id);
+    const stored = async () => {
+      const [row] =
+        (await dbs.target`select stats, analytics, partial from customer_metrics where customer_id = ${customer.id}`) as [
+          { stats: unknown; analytics: unknown; partial: HoldingPartial },
+        ];
+      return row;
+    };
+    const holdings = () =>
+      [accounts.ssi.id, accounts.vnd.id].map((id) => holdingPartial(book.transactions.filter((t) => t.account_id === id)));
+    // A count planted in the holding that does not change shows whether a merge reads it.
+    await dbs.target`update holding_metrics set partial = jsonb_set(partial, '{transactions}', '1000') where account_id = ${accounts.vnd.id}`;
+
+    book.transactions.push(await addTrade(dbs.source, accounts.ssi.id));
+    expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 1, metrics_recomputed: 1 });
+    const { partial, ...metrics } = await stored();
+    expect(metrics).toEqual(computeMetrics(tradesOf()));
+    expect(partial).toEqual(combinePartials(holdings()));
+    expect(await dbs.target`select * from holding_changes`).toEqual([]);
+
+    // Another account number: which accounts the customer is served may have changed, so every holding is merged again.
+    await changeSource(dbs.source, "accounts", accounts.vnd.id, { account_no: "0003" }, "2025-07-01T00:00:00Z");
+    expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 0, metrics_recomputed: 1 });
+    expect((await stored()).partial.transactions).toBe(1000 + 3);
+
+    // A stored merge of another format is never adjusted: the customer is merged again.
+    await dbs.target`update holding_metrics set partial = jsonb_set(partial, '{transactions}', '1') where account_id = ${accounts.vnd.id}`;
+    await dbs.target`update customer_metrics set partial = jsonb_set(partial, '{format}', '0') where customer_id = ${customer.id}`;
+    book.transactions.push(await addTrade(dbs.source, accounts.ssi.id, "2025-08-01T00:00:00Z"));
+    expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 1, metrics_recomputed: 1 });
+    const again = await stored();
+    expect(again).toEqual({ ...computeMetrics(tradesOf()), partial: combinePartials(holdings()) });
   });
 });

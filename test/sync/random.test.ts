@@ -3,7 +3,8 @@
  * restores, hard deletes, account moves, slug exchanges and renames, rows no ledger can hold,
  * parents committed long after their children, and changes made without bumping updated_at,
  * with delta syncs in between. After every delta run nothing is served under an owner the
- * source does not give it; after a final full run the target serves exactly what the source
+ * source does not give it, and each customer's stored merge equals merging its holdings afresh;
+ * after a final full run the target serves exactly what the source
  * holds, stored metrics included.
  *
  * Seeded, so a failure replays: add its seed to SEEDS. More seeds: VITE_SYNC_SEEDS=1,2,3.
@@ -14,7 +15,7 @@ import { newSlug } from "../../src/domain/slug";
 import type { Env } from "../../src/env";
 import { Book } from "../support/book";
 import { getJson } from "../support/worker";
-import { dropSourceForeignKeys, expectInSync, synced, withSource } from "./helpers";
+import { dropSourceForeignKeys, expectInSync, expectMergesAddUp, synced, withSource } from "./helpers";
 
 const SEEDS = import.meta.env.VITE_SYNC_SEEDS?.split(",").map(Number) ?? [7, 20261123];
 const OPERATIONS = 240;
@@ -242,10 +243,12 @@ describe("a back office doing odd things at random", () => {
           const report = await synced(dbs.env);
           expect(report.complete, `after: ${done.slice(-SYNC_EVERY).join("; ")}`).toBe(true);
           await expectNoWrongOwner(dbs.env, dbs.source);
+          await expectMergesAddUp(dbs.target);
         }
       }
       const full = await synced(dbs.env, "full");
       expect(full.complete).toBe(true);
+      await expectMergesAddUp(dbs.target);
       await expectInSync(dbs);
     },
     600_000,
