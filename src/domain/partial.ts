@@ -256,7 +256,8 @@ export type HoldingChange = readonly [before: HoldingPartial | null, after: Hold
  * held and gave up, a top deal of the holding's that changed or left (another holding's deal
  * may be next in line), a month of deals whose pnl is left at exactly zero (another holding's
  * break-even deal or none at all), a partial of another format. A day's new trades only add
- * deals and dates later than the merge's, so they always adjust.
+ * deals and dates later than the merge's, so they always adjust. A month whose entries are the
+ * same before and after a change moves nothing, so a change may leave it out of both.
  */
 export function adjustMerge(merged: HoldingPartial, changes: readonly HoldingChange[]): HoldingPartial | null {
   if ([merged, ...changes.flat()].some((p) => p !== null && p.format !== PARTIAL_FORMAT)) return null;

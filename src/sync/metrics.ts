@@ -334,6 +334,21 @@ const MERGED_PARTIAL = `(
   from parts
 )`;
 
+/** The fields of a partial that are maps by month. */
+const MONTHLY = Object.entries(PARTIAL_MERGE)
+  .filter(([, rule]) => rule === "counts by month" || rule === "fixed by month")
+  .map(([field]) => field);
+
+/**
+ * SQL for partial `a` without the monthly entries it shares with partial `b`: a month a change
+ * left as it was moves nothing in adjustMerge, and most of a partial is its months.
+ */
+const apartFrom = (a: string, b: string) =>
+  `${a} || jsonb_build_object(${MONTHLY.map(
+    (f) => `'${f}', (select coalesce(jsonb_object_agg(e.key, e.value), '{}') from jsonb_each(${a} -> '${f}') e
+      where e.value is distinct from ${b} -> '${f}' -> e.key)`,
+  ).join(", ")})`;
+
 /**
  * The first `limit` pending customers after `after`, each with its stored merge and the changes
  * of its holdings since, or, when the customer must be merged again, its served holdings'
@@ -348,7 +363,7 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
         `select b.customer_id, c.id is not null as present, c.slug, b.waiting::int as waiting,
            case when x.adjust then m.partial::text end as merged,
            case when x.adjust then (
-             select coalesce(json_agg(json_build_array(h.merged, hm.partial)), '[]')::text
+             select coalesce(json_agg(json_build_array(${apartFrom("h.merged", "hm.partial")}, ${apartFrom("hm.partial", "h.merged")})), '[]')::text
              from ${HOLDING_CHANGES} h join accounts a on a.id = h.account_id
              left join ${HOLDING_METRICS} hm on hm.account_id = h.account_id and hm.stock_code = h.stock_code
              where ${servedAccount("a", "c.id")}

@@ -245,6 +245,17 @@ describe("a customer's stored merge, adjusted one holding at a time", () => {
   const dateAfter = (date: string, days: number) =>
     new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
+  /** Partial `a` without the monthly entries `b` has alike. */
+  const apart = (a: HoldingPartial | null, b: HoldingPartial | null): HoldingPartial | null => {
+    if (!a) return null;
+    const differing = <T>(mine: Record<string, T>, theirs: Record<string, T> | undefined) =>
+      Object.fromEntries(Object.entries(mine).filter(([month, v]) => JSON.stringify(v) !== JSON.stringify(theirs?.[month])));
+    return stored({
+      ...a,
+      monthly_trade_counts: differing(a.monthly_trade_counts, b?.monthly_trade_counts),
+      monthly_pnl: differing(a.monthly_pnl, b?.monthly_pnl),
+    });
+  };
   /** The holding and its trades after `c`, the `i`th change. */
   function changed(holdings: Map<string, TradeInput[]>, c: Change, i: number): [string, TradeInput[]] {
     const keys = [...holdings.keys()];
@@ -295,6 +306,8 @@ describe("a customer's stored merge, adjusted one holding at a time", () => {
           }
           const whole = combinePartials([...partials.values()]);
           const adjustment = adjustMerge(merged, [[stored(before), stored(after)]]);
+          // As the sync reads a change: without the months it left as they were.
+          expect(adjustMerge(merged, [[apart(before, after), apart(after, before)]])).toEqual(adjustment);
           asked++;
           if (adjustment) {
             adjusted++;
