@@ -334,7 +334,7 @@ function extreme(
  * another holding's deal, which the merge no longer lists, move up.
  */
 function replaceTop(merged: TopDeal[], before: TopDeal[], after: TopDeal[], wins: boolean): TopDeal[] | null {
-  const holdings = new Set(before.map((d) => d.sell_id));
+  const own = new Set(before.map((d) => d.sell_id));
   const now = new Map(after.map((d) => [d.sell_id, d]));
   const last = after.length === TOP_DEALS ? after[TOP_DEALS - 1] : undefined;
   const top: TopDeal[] = [];
@@ -342,7 +342,7 @@ function replaceTop(merged: TopDeal[], before: TopDeal[], after: TopDeal[], wins
     const same = now.get(deal.sell_id);
     if (same) {
       if (rank(same, deal, wins) !== 0 || same.shareDays !== deal.shareDays || same.matched !== deal.matched) return null;
-    } else if (holdings.has(deal.sell_id)) {
+    } else if (own.has(deal.sell_id)) {
       if (!last || rank(last, deal, wins) >= 0) return null;
       continue;
     }

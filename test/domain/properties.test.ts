@@ -18,6 +18,7 @@ import {
 } from "../../src/domain";
 import { BOOKS, edgeBook, realisticBook, units } from "./books";
 import { referenceMetrics } from "./reference";
+import { tradeFactory } from "./trades";
 
 const books = fc.oneof(edgeBook, realisticBook);
 
@@ -369,20 +370,10 @@ describe("a customer's stored merge, adjusted one holding at a time", () => {
 
   // Found by the property above: a holding's own new deal pushes its oldest out of the top five.
   it("adjusts when a holding's new deal outranks one of its own in the merge's top list", () => {
-    const trade = (n: number, trade_date: string, type: "buy" | "sell", quantity: number, total_value: string): TradeInput => ({
-      id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
-      account_id: "0a000000-0000-4000-8000-00000000000a",
-      stock_code: "HPG",
-      trade_date,
-      type,
-      quantity,
-      total_value,
-      fee: "0.0000",
-      personal_tax: "0.0000",
-    });
-    const book = [trade(1, "2023-01-01", "buy", 5, "9999999999999999.9950")];
-    for (let day = 2; day <= 6; day++) book.push(trade(day, `2023-01-0${day}`, "sell", 1, "0.0000"));
-    const day = [trade(7, "2023-01-07", "buy", 1, "1999999999999999.9990"), trade(8, "2023-01-07", "sell", 1, "0.0000")];
+    const { buy, sell } = tradeFactory();
+    const book = [buy("2023-01-01", 5, "9999999999999999.9950")];
+    for (let day = 2; day <= 6; day++) book.push(sell(`2023-01-0${day}`, 1, "0.0000"));
+    const day = [buy("2023-01-07", 1, "1999999999999999.9990"), sell("2023-01-07", 1, "0.0000")];
     const before = holdingPartial(book);
     const after = holdingPartial([...book, ...day]);
     expect(before.top_losses.map((d) => d.sell_id)).toHaveLength(5);

@@ -211,11 +211,28 @@ describe("stored metrics after a sync", () => {
     expect(stored).toEqual(computeMetrics(tradesOf()));
   });
 
-  it("adjust a customer's stored merge by the holdings that changed, and merge them all again when its accounts change", async () => {
+  it("adjust a customer's stored merge by the few holdings that changed, and merge them all again otherwise", async () => {
     const { book, customer, accounts } = twoCustomerBook();
+    const stock = (stock_code: string) => ({ stock_code, isin_code: `VN000000${stock_code}1` });
+    for (const code of ["VNM", "MWG"]) {
+      book.trade({
+        account_id: accounts.vnd.id,
+        trade_date: "2024-03-04",
+        ...stock(code),
+        type: "buy",
+        quantity: 10,
+        price: "70000",
+      });
+    }
     const dbs = await withSource(book);
     await synced(dbs.env);
-    const tradesOf = () => book.transactions.filter((t) => t.account_id === accounts.ssi.id || t.account_id === accounts.vnd.id);
+    const own = () => book.transactions.filter((t) => t.account_id === accounts.ssi.id || t.account_id === accounts.vnd.id);
+    const holdings = () => {
+      const byHolding = new Map<string, typeof book.transactions>();
+      for (const t of own())
+        byHolding.set(`${t.account_id} ${t.stock_code}`, [...(byHolding.get(`${t.account_id} ${t.stock_code}`) ?? []), t]);
+      return [...byHolding.values()].map(holdingPartial);
+    };
     const stored = async () => {
       const [row] =
         (await dbs.target`select stats, analytics, partial from customer_metrics where customer_id = ${customer.id}`) as [
@@ -223,29 +240,44 @@ describe("stored metrics after a sync", () => {
         ];
       return row;
     };
-    const holdings = () =>
-      [accounts.ssi.id, accounts.vnd.id].map((id) => holdingPartial(book.transactions.filter((t) => t.account_id === id)));
-    // A count planted in the holding that does not change shows whether a merge reads it.
-    await dbs.target`update holding_metrics set partial = jsonb_set(partial, '{transactions}', '1000') where account_id = ${accounts.vnd.id}`;
+    const trade = async (account_id: string, code: string, updated_at: string) => {
+      const day = new Book();
+      book.transactions.push(
+        day.trade({ account_id, trade_date: "2024-05-02", ...stock(code), type: "buy", quantity: 1, price: "1000", updated_at }),
+      );
+      await writeSource(dbs.source, day);
+    };
+    // A count planted in a holding that does not change shows whether a merge reads it.
+    const plant = (count: number) =>
+      dbs.target`update holding_metrics set partial = jsonb_set(partial, '{transactions}', ${String(count)}::jsonb)
+        where account_id = ${accounts.vnd.id} and stock_code = 'HPG'`;
+    await plant(1000);
 
-    book.transactions.push(await addTrade(dbs.source, accounts.ssi.id));
+    // One of its four holdings changed: the stored merge is adjusted, the others are not read.
+    await trade(accounts.ssi.id, "FPT", "2025-06-01T00:00:00Z");
     expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 1, metrics_recomputed: 1 });
     const { partial, ...metrics } = await stored();
-    expect(metrics).toEqual(computeMetrics(tradesOf()));
+    expect(metrics).toEqual(computeMetrics(own()));
     expect(partial).toEqual(combinePartials(holdings()));
     expect(await dbs.target`select * from holding_changes`).toEqual([]);
 
+    // Two of four changed: merging them all in the target costs less than bringing both changes.
+    await trade(accounts.ssi.id, "FPT", "2025-06-02T00:00:00Z");
+    await trade(accounts.vnd.id, "VNM", "2025-06-02T00:00:00Z");
+    expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 2, metrics_recomputed: 1 });
+    expect((await stored()).partial.transactions).toBe(own().length - 1 + 1000);
+
     // Another account number: which accounts the customer is served may have changed, so every holding is merged again.
+    await plant(2000);
     await changeSource(dbs.source, "accounts", accounts.vnd.id, { account_no: "0003" }, "2025-07-01T00:00:00Z");
     expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 0, metrics_recomputed: 1 });
-    expect((await stored()).partial.transactions).toBe(1000 + 3);
+    expect((await stored()).partial.transactions).toBe(own().length - 1 + 2000);
 
     // A stored merge of another format is never adjusted: the customer is merged again.
-    await dbs.target`update holding_metrics set partial = jsonb_set(partial, '{transactions}', '1') where account_id = ${accounts.vnd.id}`;
+    await plant(1);
     await dbs.target`update customer_metrics set partial = jsonb_set(partial, '{format}', '0') where customer_id = ${customer.id}`;
-    book.transactions.push(await addTrade(dbs.source, accounts.ssi.id, "2025-08-01T00:00:00Z"));
+    await trade(accounts.ssi.id, "FPT", "2025-08-01T00:00:00Z");
     expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 1, metrics_recomputed: 1 });
-    const again = await stored();
-    expect(again).toEqual({ ...computeMetrics(tradesOf()), partial: combinePartials(holdings()) });
+    expect(await stored()).toEqual({ ...computeMetrics(own()), partial: combinePartials(holdings()) });
   });
 });
