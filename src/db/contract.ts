@@ -27,22 +27,24 @@ export const accountColumns = () => ({
   accountNo: text("account_no").notNull(),
 });
 
-export const holdingColumns = () => ({
+/** What a holding and a trade both state: the account, the stock (ticker and ISIN), a number of shares. */
+const positionColumns = () => ({
   accountId: uuid("account_id").notNull(),
   stockCode: text("stock_code").notNull(),
   isinCode: text("isin_code").notNull(),
   quantity: integer("quantity").notNull(),
+});
+
+export const holdingColumns = () => ({
+  ...positionColumns(),
   avgCost: money("avg_cost").notNull(),
   totalCost: money("total_cost").notNull(),
 });
 
 export const transactionColumns = () => ({
-  accountId: uuid("account_id").notNull(),
+  ...positionColumns(),
   tradeDate: date("trade_date", { mode: "string" }).notNull(),
-  stockCode: text("stock_code").notNull(),
-  isinCode: text("isin_code").notNull(),
   type: text("type", { enum: ["buy", "sell"] }).notNull(),
-  quantity: integer("quantity").notNull(),
   price: money("price").notNull(),
   totalValue: money("total_value").notNull(),
   fee: money("fee").notNull(),
