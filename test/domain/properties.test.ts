@@ -18,18 +18,9 @@ import {
 } from "../../src/domain";
 import { BOOKS, edgeBook, realisticBook, units } from "./books";
 import { referenceMetrics } from "./reference";
-import { tradeFactory } from "./trades";
+import { byHolding, tradeFactory } from "./trades";
 
 const books = fc.oneof(edgeBook, realisticBook);
-
-function byHolding(trades: readonly TradeInput[]): Map<string, TradeInput[]> {
-  const holdings = new Map<string, TradeInput[]>();
-  for (const t of trades) {
-    const key = `${t.account_id}|${t.stock_code}`;
-    holdings.set(key, [...(holdings.get(key) ?? []), t]);
-  }
-  return holdings;
-}
 
 describe("computeMetrics against the exact reference", () => {
   it("equals exact fractions rounded once, on books that stress exactness", () => {

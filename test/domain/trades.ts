@@ -32,3 +32,13 @@ export function tradeFactory() {
     });
   return { buy: make("buy"), sell: make("sell") };
 }
+
+/** Trades grouped by holding, keyed `account_id|stock_code`, each group in the order given. */
+export function byHolding<T extends Pick<TradeInput, "account_id" | "stock_code">>(trades: readonly T[]): Map<string, T[]> {
+  const holdings = new Map<string, T[]>();
+  for (const t of trades) {
+    const key = `${t.account_id}|${t.stock_code}`;
+    holdings.set(key, [...(holdings.get(key) ?? []), t]);
+  }
+  return holdings;
+}

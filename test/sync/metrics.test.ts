@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { combinePartials, computeMetrics, type HoldingPartial, holdingPartial, type ResumePoint } from "../../src/domain";
 import { newSlug } from "../../src/domain/slug";
+import { byHolding } from "../domain/trades";
 import { Book, twoCustomerBook, writeSource } from "../support/book";
 import { getJson } from "../support/worker";
 import { addTrade, changeSource, runWith, sampleBook, softDelete, synced, withSource } from "./helpers";
@@ -227,12 +228,7 @@ describe("stored metrics after a sync", () => {
     const dbs = await withSource(book);
     await synced(dbs.env);
     const own = () => book.transactions.filter((t) => t.account_id === accounts.ssi.id || t.account_id === accounts.vnd.id);
-    const holdings = () => {
-      const byHolding = new Map<string, typeof book.transactions>();
-      for (const t of own())
-        byHolding.set(`${t.account_id} ${t.stock_code}`, [...(byHolding.get(`${t.account_id} ${t.stock_code}`) ?? []), t]);
-      return [...byHolding.values()].map(holdingPartial);
-    };
+    const holdings = () => [...byHolding(own()).values()].map(holdingPartial);
     const stored = async () => {
       const [row] =
         (await dbs.target`select stats, analytics, partial from customer_metrics where customer_id = ${customer.id}`) as [
