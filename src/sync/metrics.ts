@@ -320,13 +320,19 @@ function mergeField(field: string, rule: MergeRule): string {
   }
 }
 
+/**
+ * SQL: the rows of per-holding table `table` in the accounts customer `c.id` is served, as a
+ * relation. What a customer's merge adds up, and what its changes and counts are taken over.
+ */
+const ofServedAccounts = (table: string) =>
+  `(select h.* from ${table} h join accounts a on a.id = h.account_id where ${servedAccount("a", "c.id")})`;
+
 /** One partial of customer `c.id`'s served holdings, added up in the target (PARTIAL_MERGE). */
 const MERGED_PARTIAL = `(
   with parts as (
     -- "|| '{}'" makes a copy, so each partial is fetched and decompressed once, not once per
     -- field read below (500 customers of 10 holdings: 1.33 s -> 0.55 s).
-    select h.partial || '{}'::jsonb as p
-    from ${HOLDING_METRICS} h join accounts a on a.id = h.account_id where ${servedAccount("a", "c.id")}
+    select h.partial || '{}'::jsonb as p from ${ofServedAccounts(HOLDING_METRICS)} h
   )
   select json_build_object(${Object.entries(PARTIAL_MERGE)
     .map(([field, rule]) => `'${field}', ${mergeField(field, rule)}`)
@@ -375,9 +381,8 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
            case when x.adjust then m.partial::text end as merged,
            case when x.adjust then (
              select coalesce(json_agg(json_build_array(${apartFrom("h.merged", "hm.partial")}, ${apartFrom("hm.partial", "h.merged")})), '[]')::text
-             from ${HOLDING_CHANGES} h join accounts a on a.id = h.account_id
+             from ${ofServedAccounts(HOLDING_CHANGES)} h
              left join ${HOLDING_METRICS} hm on hm.account_id = h.account_id and hm.stock_code = h.stock_code
-             where ${servedAccount("a", "c.id")}
            ) end as changes,
            case when not x.adjust then ${MERGED_PARTIAL} end as sum
          from (
@@ -390,9 +395,8 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
          left join ${CUSTOMER_METRICS} m on m.customer_id = b.customer_id
          cross join lateral (
            select not b.remerge and coalesce((m.partial ->> 'format')::int = ${PARTIAL_FORMAT}, false)
-             and ${ADJUST_WHILE_CHANGED} * (select count(*) from ${HOLDING_CHANGES} h join accounts a on a.id = h.account_id
-               where ${servedAccount("a", "c.id")})
-             <= (select count(*) from ${HOLDING_METRICS} h join accounts a on a.id = h.account_id where ${servedAccount("a", "c.id")})
+             and ${ADJUST_WHILE_CHANGED} * (select count(*) from ${ofServedAccounts(HOLDING_CHANGES)} h)
+               <= (select count(*) from ${ofServedAccounts(HOLDING_METRICS)} h)
              as adjust
          ) x
          order by b.customer_id`,
