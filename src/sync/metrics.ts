@@ -380,9 +380,16 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
         `select b.customer_id, c.id is not null as present, c.slug, b.waiting::int as waiting,
            case when x.adjust then m.partial::text end as merged,
            case when x.adjust then (
-             select coalesce(json_agg(json_build_array(${apartFrom("h.merged", "hm.partial")}, ${apartFrom("hm.partial", "h.merged")})), '[]')::text
-             from ${ofServedAccounts(HOLDING_CHANGES)} h
-             left join ${HOLDING_METRICS} hm on hm.account_id = h.account_id and hm.stock_code = h.stock_code
+             -- Each side is copied once ("|| '{}'", materialized): apartFrom reads the other
+             -- side once per month, and a stored partial would be decompressed every time
+             -- (a batch of the sync benchmark's trading day, 100 customers adjusted: 225 ms -> 93 ms).
+             with pairs as materialized (
+               select h.merged || '{}'::jsonb as merged, hm.partial || '{}'::jsonb as partial
+               from ${ofServedAccounts(HOLDING_CHANGES)} h
+               left join ${HOLDING_METRICS} hm on hm.account_id = h.account_id and hm.stock_code = h.stock_code
+             )
+             select coalesce(json_agg(json_build_array(${apartFrom("p.merged", "p.partial")}, ${apartFrom("p.partial", "p.merged")})), '[]')::text
+             from pairs p
            ) end as changes,
            case when not x.adjust then ${MERGED_PARTIAL} end as sum
          from (
