@@ -353,7 +353,9 @@ const MERGED_PARTIAL = `(
  * sync benchmark's trading day (24 holdings a customer, ~4 changed) adjusting took 2.3 s for
  * 755 customers against 2.8 s merged; in the scale benchmark's (10 holdings a customer, all
  * changed) reading the changes took 1.0 s per 100 customers, and the day's metrics 120.8 s
- * against 57.0 s merged.
+ * against 57.0 s merged. With the changes' partials copied before their months are compared,
+ * merging all 2,345 holdings of 100 customers still took 210 ms of database time against
+ * 470-500 ms to read them as changes.
  */
 const ADJUST_WHILE_CHANGED = 4;
 
