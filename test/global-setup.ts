@@ -6,10 +6,12 @@
  */
 import type { TestProject } from "vitest/node";
 import { startLocalDbServer } from "../scripts/local-db/server";
+import { type FoundChromium, findChromium } from "./browser/chromium";
 
 declare module "vitest" {
   export interface ProvidedContext {
     localDbPort: number;
+    chromium: FoundChromium;
   }
 }
 
@@ -21,6 +23,11 @@ const DROP_CONCURRENCY = 10;
 export default async function setup(project: TestProject) {
   const server = await startLocalDbServer({ port: 0, pgUrl: process.env.TEST_PG_URL || undefined, prepareSpares: true });
   project.provide("localDbPort", server.port);
+  if (project.vitest.projects.some((p) => p.name === "browser")) {
+    const browser = await findChromium();
+    console.info(`browser tests: Chromium from ${browser.origin} (${browser.path})`);
+    project.provide("chromium", browser);
+  }
   return async () => {
     try {
       await dropTestDatabases(server.url);
