@@ -11,6 +11,7 @@
  */
 import type { Config } from "../env";
 import { describe } from "../errors";
+import { log } from "../log";
 import { addApplied, applyPage } from "./apply";
 import { Budget, type BudgetLimits } from "./budget";
 import { advanceCursor, loadStarts, readPage, readUpperBound, type Key, type Page, type Pass } from "./cursor";
@@ -102,9 +103,7 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     return { report: done, stale: { slugs: [...run.tally.staleSlugs], brokers: run.tally.brokersChanged } };
   } catch (err) {
     await finish(run, report(false), "failed", describe(err)).catch((historyErr) =>
-      console.error(
-        JSON.stringify({ level: "error", event: "sync_history_failed", run_id: run.id, error: describe(historyErr) }),
-      ),
+      log("error", "sync_history_failed", { run_id: run.id, error: describe(historyErr) }),
     );
     if (isLeaseLost(err)) throw new LeaseHeldError(null, 1);
     throw err;

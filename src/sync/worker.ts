@@ -14,12 +14,10 @@
 import { BROKERS_SCOPE, customerScope, invalidate } from "../cache";
 import { getConfig, type Config, type Env } from "../env";
 import { describe } from "../errors";
+import { log } from "../log";
 import { LeaseHeldError } from "./errors";
 import type { SyncReport } from "./report";
 import { runSync, type RunOptions, type SyncOutcome } from "./run";
-
-const log = (level: "info" | "error", event: string, fields: Record<string, unknown>) =>
-  (level === "error" ? console.error : console.log)(JSON.stringify({ level, event, ...fields }));
 
 /**
  * Drops stale cached responses. A failure is logged, not fatal: the data is committed and the
