@@ -14,7 +14,7 @@
 import pg from "pg";
 import { generateDemoBookChunks } from "../demo/generate";
 import { loadBook } from "../demo/load";
-import { startLocalDbServer } from "../local-db/server";
+import { startLocalDbServer } from "../local-db";
 import { createSql } from "../../src/db/client";
 import { runSync, type SyncConfig } from "../../src/sync/run";
 

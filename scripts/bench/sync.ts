@@ -20,7 +20,7 @@ import pg from "pg";
 import { pathToFileURL } from "node:url";
 import { generateDemoBookChunks } from "../demo/generate";
 import { loadBook } from "../demo/load";
-import { startLocalDbServer } from "../local-db/server";
+import { startLocalDbServer } from "../local-db";
 import { createSql } from "../../src/db/client";
 import { isoMicros } from "../../src/sync/cursor";
 import type { SyncConfig } from "../../src/sync/run";
