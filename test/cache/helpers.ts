@@ -4,7 +4,7 @@
  */
 import { expect } from "vitest";
 import type { Env } from "../../src/env";
-import { investorBook, writeTarget } from "../support/book";
+import { Book, investorBook, writeSource, writeTarget } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
 import { Client, type Reply } from "../support/worker";
 
@@ -20,6 +20,16 @@ export class CacheClient extends Client {
   async counted(path: string, headers: Record<string, string> = {}): Promise<Reply & { trips: number }> {
     const { target, result } = await this.dbs.trips(() => this.get(path, headers));
     return { ...result, trips: target };
+  }
+
+  /**
+   * GET `path`, expecting a 200 with this X-Cache (null: the cache stayed out of it) and this many
+   * target round trips; the path is part of what is compared, so a failure says which one.
+   */
+  async expectServed(path: string, cache: "HIT" | "MISS" | null, trips: number) {
+    const reply = await this.counted(path);
+    expect({ path, status: reply.status, cache: reply.cache, trips: reply.trips }).toEqual({ path, status: 200, cache, trips });
+    return reply;
   }
 
   /** POST /api/sync with the admin key; expects it to succeed and returns the report. */
@@ -46,6 +56,21 @@ export async function withInvestor(overrides: Partial<Env> = {}) {
   const investor = investorBook();
   await writeTarget(client.dbs.target, investor.book);
   return { client, ...investor };
+}
+
+/** A new trade (a buy of 10) for this account, added to the source as the back office would. */
+export async function newTradeFor(client: CacheClient, accountId: string) {
+  const more = new Book();
+  const trade = more.trade({
+    account_id: accountId,
+    trade_date: "2024-05-02",
+    type: "buy",
+    quantity: 10,
+    price: "95000",
+    updated_at: "2025-06-01T00:00:00Z",
+  });
+  await writeSource(client.dbs.source, more);
+  return trade;
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

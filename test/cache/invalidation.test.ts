@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { BROKERS_SCOPE, customerScope, entryKey, invalidate, versionKey } from "../../src/cache";
 import { getConfig } from "../../src/env";
 import { Book, twoCustomerBook, writeSource, writeTarget } from "../support/book";
-import { cachedClient, withInvestor, type CacheClient } from "./helpers";
+import { cachedClient, newTradeFor, withInvestor, type CacheClient } from "./helpers";
 
 const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
 const TOKEN = "test-purge-token";
@@ -53,20 +53,6 @@ async function twoCustomersSynced(client: CacheClient) {
   await writeSource(client.dbs.source, a.book);
   await client.sync();
   return { a, b: a.other };
-}
-
-/** A new trade for the investor's SSI account, as the back office would add it. */
-async function newTradeFor(client: CacheClient, accountId: string) {
-  const more = new Book();
-  more.trade({
-    account_id: accountId,
-    trade_date: "2024-05-02",
-    type: "buy",
-    quantity: 10,
-    price: "95000",
-    updated_at: "2025-06-01T00:00:00Z",
-  });
-  await writeSource(client.dbs.source, more);
 }
 
 describe("a sync that changes a customer", () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { Book, investorBook, writeSource } from "../support/book";
-import { cachedClient, withInvestor } from "../cache/helpers";
+import { cachedClient, newTradeFor, withInvestor } from "../cache/helpers";
 import { historyIds, tableRows } from "./html";
 
 describe("the customer's page in the edge cache", () => {
@@ -85,21 +85,12 @@ describe("the customer's page in the edge cache", () => {
     expect(await client.counted(page)).toMatchObject({ cache: "HIT", trips: 0 });
     expect(historyIds(before.text)).toHaveLength(3);
 
-    const more = new Book();
-    more.trade({
-      account_id: investor.accounts.ssi.id,
-      trade_date: "2024-05-02",
-      type: "buy",
-      quantity: 10,
-      price: "95000",
-      updated_at: "2025-06-01T00:00:00Z",
-    });
-    await writeSource(client.dbs.source, more);
+    const added = await newTradeFor(client, investor.accounts.ssi.id);
     expect(await client.sync()).toMatchObject({ changed_customers: 1 });
 
     const after = await client.counted(page);
     expect(after).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
-    expect(historyIds(after.text)).toEqual([more.transactions[0]!.id, ...historyIds(before.text)]);
+    expect(historyIds(after.text)).toEqual([added.id, ...historyIds(before.text)]);
     expect(tableRows(before.text, "monthly_trade_counts").flat()).toEqual(["1", "1", "1"]);
     expect(tableRows(after.text, "monthly_trade_counts").flat()).toEqual(["1", "1", "1", "0", "1"]);
     expect(await client.counted(api)).toMatchObject({ cache: "MISS", trips: 1 });
