@@ -4,7 +4,7 @@
  */
 import { expect } from "vitest";
 import type { Env } from "../../src/env";
-import { Book, investorBook, writeSource, writeTarget } from "../support/book";
+import { investorBook, writeTarget } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
 import { Client, type Reply } from "../support/worker";
 
@@ -56,21 +56,6 @@ export async function withInvestor(overrides: Partial<Env> = {}) {
   const investor = investorBook();
   await writeTarget(client.dbs.target, investor.book);
   return { client, ...investor };
-}
-
-/** A new trade (a buy of 10) for this account, added to the source as the back office would. */
-export async function newTradeFor(client: CacheClient, accountId: string) {
-  const more = new Book();
-  const trade = more.trade({
-    account_id: accountId,
-    trade_date: "2024-05-02",
-    type: "buy",
-    quantity: 10,
-    price: "95000",
-    updated_at: "2025-06-01T00:00:00Z",
-  });
-  await writeSource(client.dbs.source, more);
-  return trade;
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

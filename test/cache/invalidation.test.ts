@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BROKERS_SCOPE, customerScope, entryKey, invalidate, versionKey } from "../../src/cache";
 import { getConfig } from "../../src/env";
-import { Book, twoCustomerBook, writeSource, writeTarget } from "../support/book";
-import { cachedClient, newTradeFor, withInvestor, type CacheClient } from "./helpers";
+import { addTrade, Book, twoCustomerBook, writeSource, writeTarget } from "../support/book";
+import { cachedClient, withInvestor, type CacheClient } from "./helpers";
 
 const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
 const TOKEN = "test-purge-token";
@@ -70,7 +70,7 @@ describe("a sync that changes a customer", () => {
     expect(before.get(aStats)!.body.data.transaction_count).toBe(3);
     expect(before.get(aBuys)!.body.pagination.total).toBe(2);
 
-    await newTradeFor(client, a.accounts.ssi.id);
+    await addTrade(client.dbs.source, a.accounts.ssi.id);
     expect(await client.sync()).toMatchObject({ synced_rows: 1, changed_customers: 1 });
 
     const stats = await client.counted(aStats);
@@ -117,7 +117,7 @@ describe("the global purge by Cache-Tag", () => {
     await client.get(`/api/stats/${a.customer.slug}`);
     await client.get(`/api/stats/${b.slug}`);
     purges.length = 0;
-    await newTradeFor(client, a.accounts.ssi.id);
+    await addTrade(client.dbs.source, a.accounts.ssi.id);
     await client.sync();
 
     expect(purges).toEqual([
@@ -154,7 +154,7 @@ describe("the global purge by Cache-Tag", () => {
     const client = await cachedClient(overrides);
     const { a } = await twoCustomersSynced(client);
     await client.get(`/api/stats/${a.customer.slug}`);
-    await newTradeFor(client, a.accounts.ssi.id);
+    await addTrade(client.dbs.source, a.accounts.ssi.id);
     expect(await client.sync()).toMatchObject({ changed_customers: 1 });
     expect(await client.counted(`/api/stats/${a.customer.slug}`)).toMatchObject({ cache: "MISS" });
     expect(purges).toEqual([]);
@@ -166,7 +166,7 @@ describe("the global purge by Cache-Tag", () => {
     const client = await cachedClient({ CF_ZONE_ID: ZONE, CF_API_TOKEN: TOKEN });
     const { a } = await twoCustomersSynced(client);
     await client.get(`/api/stats/${a.customer.slug}`);
-    await newTradeFor(client, a.accounts.ssi.id);
+    await addTrade(client.dbs.source, a.accounts.ssi.id);
     expect(await client.sync()).toMatchObject({ changed_customers: 1 });
     expect(purges).toHaveLength(2);
     expect(await client.counted(`/api/stats/${a.customer.slug}`)).toMatchObject({ status: 200, cache: "MISS", trips: 1 });

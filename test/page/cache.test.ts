@@ -4,8 +4,8 @@
  * changes the customer makes the page fresh.
  */
 import { describe, expect, it } from "vitest";
-import { Book, investorBook, writeSource } from "../support/book";
-import { cachedClient, newTradeFor, withInvestor } from "../cache/helpers";
+import { addTrade, Book, investorBook, writeSource } from "../support/book";
+import { cachedClient, withInvestor } from "../cache/helpers";
 import { historyIds, tableRows } from "./html";
 
 describe("the customer's page in the edge cache", () => {
@@ -85,7 +85,7 @@ describe("the customer's page in the edge cache", () => {
     expect(await client.counted(page)).toMatchObject({ cache: "HIT", trips: 0 });
     expect(historyIds(before.text)).toHaveLength(3);
 
-    const added = await newTradeFor(client, investor.accounts.ssi.id);
+    const added = await addTrade(client.dbs.source, investor.accounts.ssi.id);
     expect(await client.sync()).toMatchObject({ changed_customers: 1 });
 
     const after = await client.counted(page);

@@ -95,6 +95,21 @@ export async function writeSource(sql: Sql, book: Book): Promise<void> {
   if (statements.length) await sql.transaction(statements);
 }
 
+/** One more buy in `accountId`, written into the source as a back office would: what a trading day adds. */
+export async function addTrade(source: Sql, accountId: string, updated_at = "2025-06-01T00:00:00Z"): Promise<TransactionRow> {
+  const more = new Book();
+  const trade = more.trade({
+    account_id: accountId,
+    trade_date: "2024-05-02",
+    type: "buy",
+    quantity: 10,
+    price: "95000",
+    updated_at,
+  });
+  await writeSource(source, more);
+  return trade;
+}
+
 /**
  * Writes the book straight into a target database, as a finished sync would leave it: every
  * row, soft-deleted ones as tombstones, `updated_at` kept as `source_updated_at`, each

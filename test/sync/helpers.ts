@@ -20,7 +20,9 @@ import { isoMicros } from "../../src/sync/cursor";
 import type { Mode } from "../../src/sync/report";
 import { runSync } from "../../src/sync/run";
 import { STREAMS } from "../../src/sync/streams";
-import { Book, twoCustomerBook, writeSource } from "../support/book";
+import { type Book, twoCustomerBook, writeSource } from "../support/book";
+
+export { addTrade } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
 import { getJson } from "../support/worker";
 
@@ -272,21 +274,6 @@ export const softDelete = (source: Sql, table: string, id: string, at = "2025-06
 
 export const restore = (source: Sql, table: string, id: string, at = "2025-06-02T00:00:00Z") =>
   changeSource(source, table, id, { deleted_at: null }, at);
-
-/** One more buy in `accountId`, written into the source as a back office would: what a trading day adds. */
-export async function addTrade(source: Sql, accountId: string, updated_at = "2025-06-01T00:00:00Z"): Promise<TransactionRow> {
-  const more = new Book();
-  const trade = more.trade({
-    account_id: accountId,
-    trade_date: "2024-05-02",
-    type: "buy",
-    quantity: 10,
-    price: "95000",
-    updated_at,
-  });
-  await writeSource(source, more);
-  return trade;
-}
 
 /** Inserts rows of one table into the source. */
 export async function insertSource(source: Sql, table: string, rows: object[]): Promise<void> {
