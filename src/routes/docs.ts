@@ -22,8 +22,9 @@ export const DOCUMENT_CONFIG = {
       "addressed by the customer's unguessable slug, plus the admin-only sync from the back office. " +
       "Every response carries `success`; errors share one envelope. Cached reads carry an `ETag` and answer " +
       "`If-None-Match` with 304.",
-    contact: { name: "Investment data team", email: "investment-data@advisory.example", url: "https://advisory.example/api" },
-    license: { name: "Proprietary", url: "https://advisory.example/terms" },
+    // No contact: the repository names no team, address or page to give; a made-up one would
+    // send readers nowhere. No licence URL for the same reason.
+    license: { name: "Proprietary" },
   },
   tags: [
     { name: "Customers", description: "The customer's profile, and everything about them in one call" },

@@ -44,7 +44,8 @@ export const ErrorResponse = z
     details: z.array(Issue).optional().openapi({ description: "On 400: what is wrong with which parameter" }),
     request_id: z.string().optional().openapi({ description: "On 5xx: quote it when reporting a problem" }),
   })
-  .openapi("Error") satisfies z.ZodType<ErrorBody>;
+  // Not "Error": generated clients would declare an `Error` type that hides the built-in one.
+  .openapi("ErrorResponse") satisfies z.ZodType<ErrorBody>;
 
 /**
  * Response headers, as documented on each response. Every response carries X-Request-Id; the
