@@ -136,7 +136,10 @@ export function docs(api: Pick<OpenAPIHono<AppEnv>, "getOpenAPIDocument">) {
   return new OpenAPIHono<AppEnv>()
     .openapi(documentRoute, (c) => {
       // Generators, proxies and "try it" need an absolute server: the origin the caller reached.
-      const servers = [{ url: new URL(c.req.url).origin, description: "The origin this document was served from" }];
+      // Public: `x-internal: false` says so to inventories (OWASP API9).
+      const servers = [
+        { url: new URL(c.req.url).origin, description: "The origin this document was served from", "x-internal": false },
+      ];
       return c.json({ ...current(), servers }, 200);
     })
     .openapi(pageRoute, (c) => {

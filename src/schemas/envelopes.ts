@@ -78,11 +78,15 @@ const CACHE_HEADERS = {
     type: "string",
     enum: ["HIT", "MISS", "STALE"],
   }),
-  Age: header("Seconds since the edge cache stored this answer", { type: "integer", minimum: 0 }),
+  Age: header("Seconds since the edge cache stored this answer", { type: "integer", format: "int32", minimum: 0 }),
 };
 
 const RETRY_AFTER = {
-  "Retry-After": header("Seconds to wait before asking again", { type: "integer", minimum: 1, example: 60 }, true),
+  "Retry-After": header(
+    "Seconds to wait before asking again",
+    { type: "integer", format: "int32", minimum: 1, example: 60 },
+    true,
+  ),
 };
 
 export function jsonResponse<T extends z.ZodType>(description: string, schema: T) {

@@ -22,7 +22,9 @@ describe("GET /api/openapi.json", () => {
     expect(body.openapi).toMatch(/^3\.0\.\d+$/);
     expect(body.info.version).toBe("1.0.0");
     expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(PUBLIC_PATHS));
-    expect(body.servers).toEqual([{ url: "https://api.test", description: "The origin this document was served from" }]);
+    expect(body.servers).toEqual([
+      { url: "https://api.test", description: "The origin this document was served from", "x-internal": false },
+    ]);
   });
 
   it("documents the filters and every status of the trade history", async () => {

@@ -43,7 +43,7 @@ describe("the OpenAPI document", () => {
   it("says where it is served and under what licence, with no placeholder contact", async () => {
     const document = await openApiDocument("https://investments.example.org");
     expect(document.servers).toEqual([
-      { url: "https://investments.example.org", description: "The origin this document was served from" },
+      { url: "https://investments.example.org", description: "The origin this document was served from", "x-internal": false },
     ]);
     expect(document.info.contact).toBeUndefined();
     expect(document.info.license).toEqual({ name: "Proprietary" });
