@@ -10,7 +10,7 @@ import { STREAMS, type StreamName } from "../sync/streams";
 import { ADMIN_ERRORS, adminOnly } from "./admin";
 import { syncAndInvalidate } from "../sync/worker";
 
-const count = z.number().int().min(0);
+const count = z.number().int().min(0).openapi({ format: "int64" });
 const instant = z.string().openapi({ example: "2026-11-23T05:20:00.123456Z" });
 const streamName = z.enum(STREAMS.map((s) => s.name) as [StreamName, ...StreamName[]]);
 const perStream = <T extends z.ZodType>(schema: T) =>

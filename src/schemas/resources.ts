@@ -13,7 +13,10 @@ const id = z.guid().openapi({ example: "6f1c2a4e-8d3b-4c7a-9e21-5b0d7f3a9c10" })
 const date = z.iso.date().openapi({ example: "2024-03-15" });
 const month = z.string().regex(/^\d{4}-\d{2}$/);
 const money = (example: number) => z.number().openapi({ example });
-const shares = (example: number) => z.number().int().openapi({ example });
+// Integers name their width for generated clients: int32 for one row's value (the source's
+// integer columns), int64 for counts and sums over many rows.
+const shares = (example: number) => z.number().int().openapi({ example, format: "int32" });
+const count = () => z.number().int().openapi({ format: "int64" });
 
 export const Broker = z
   .strictObject({
@@ -89,9 +92,13 @@ export const Transaction = z
 
 export const Pagination = z
   .strictObject({
-    page: z.number().int().min(1).openapi({ example: 1 }),
-    per_page: z.number().int().min(1).openapi({ example: 10 }),
-    total: z.number().int().min(0).openapi({ description: "Records matching the filters, on every page", example: 42 }),
+    page: z.number().int().min(1).openapi({ example: 1, format: "int32" }),
+    per_page: z.number().int().min(1).openapi({ example: 10, format: "int32" }),
+    total: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: "Records matching the filters, on every page", example: 42, format: "int64" }),
   })
   .openapi("Pagination");
 
@@ -103,7 +110,7 @@ export const Stats = z
     total_sell_fee: money(1470000),
     total_tax: money(980000),
     realized_pnl: money(45230000),
-    transaction_count: z.number().int().openapi({ example: 128 }),
+    transaction_count: count().openapi({ example: 128 }),
     date_range: z
       .strictObject({ from: date.nullable(), to: date.nullable() })
       .openapi({ description: "First and last trade date; both null without trades" }),
@@ -115,16 +122,16 @@ export const Deal = z
     stock_code: Holding.shape.stock_code,
     sell_date: date,
     realized_pnl: money(12500000),
-    holding_days: z.number().int().openapi({ example: 37 }),
+    holding_days: z.number().int().openapi({ example: 37, format: "int32" }),
     quantity_sold: shares(1000),
   })
   .openapi("Deal", { description: "One sell matched against earlier buys (FIFO)" });
 
 export const AnalyticsSummary = z
   .strictObject({
-    total_deals: z.number().int(),
-    win_deals: z.number().int(),
-    loss_deals: z.number().int(),
+    total_deals: count(),
+    win_deals: count(),
+    loss_deals: count(),
     win_rate: z.number().openapi({ description: "Fraction: 0.643 is 64.3 percent", example: 0.643 }),
     avg_win_pnl: money(8200000),
     avg_loss_pnl: money(-3100000).openapi({ description: "Negative for losses" }),
@@ -137,17 +144,17 @@ export const AnalyticsSummary = z
     total_realized_pnl: money(45230000),
     total_fee_tax: money(4325000),
     monthly_trade_counts: z
-      .record(month, z.number().int())
+      .record(month, count())
       .openapi({ description: "Trades per YYYY-MM month, ascending", example: { "2024-01": 6, "2024-02": 9 } }),
     monthly_realized_pnl: z.record(month, z.number()).openapi({
       description:
         "Realized P&L per YYYY-MM month of the sell, ascending: the exact sum of that month's deal pnl, rounded to 2 places; months without a deal are absent",
       example: { "2024-01": 1250000, "2024-02": -310000.5 },
     }),
-    unmatched_sell_quantity: z
-      .number()
-      .int()
-      .openapi({ description: "Sold shares with no earlier buy to match; left out of P&L", example: 0 }),
+    unmatched_sell_quantity: count().openapi({
+      description: "Sold shares with no earlier buy to match; left out of P&L",
+      example: 0,
+    }),
   })
   .openapi("AnalyticsSummary");
 

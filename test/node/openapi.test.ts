@@ -40,13 +40,21 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("says who answers it and where: contact, license, and the origin it was served from", async () => {
+  it("says where it is served and under what licence, with no placeholder contact", async () => {
     const document = await openApiDocument("https://investments.example.org");
     expect(document.servers).toEqual([
-      { url: "https://investments.example.org", description: "The origin this document was served from" },
+      { url: "https://investments.example.org", description: "The origin this document was served from", "x-internal": false },
     ]);
-    expect(document.info.contact).toMatchObject({ name: expect.any(String), email: expect.stringContaining("@") });
-    expect(document.info.license).toMatchObject({ name: expect.any(String) });
+    expect(document.info.contact).toBeUndefined();
+    expect(document.info.license).toEqual({ name: "Proprietary" });
+  });
+
+  it("names no schema after a built-in type that generated clients would hide", async () => {
+    const document = await openApiDocument();
+    const names = Object.keys(document.components?.schemas ?? {});
+    expect(names).toContain("ErrorResponse");
+    const builtIns = ["Error", "Date", "Object", "Array", "String", "Number", "Boolean", "Map", "Set", "Record", "Response"];
+    expect(names.filter((name) => builtIns.includes(name))).toEqual([]);
   });
 
   it("asks for X-Admin-Key through an apiKey security scheme on the admin routes, and only there", async () => {
