@@ -1,8 +1,9 @@
 /**
  * The response resources built in SQL with json_build_object/json_agg, so a customer and all it
- * embeds come back from one statement. Postgres writes numeric as a JSON number, a date as
- * YYYY-MM-DD and a uuid as its string, so rows need no mapping: the driver's JSON.parse
- * gives the shapes of types.ts (the API resources) directly.
+ * embeds come back from one statement. Postgres writes numeric as a JSON number with its exact
+ * digits, a date as YYYY-MM-DD and a uuid as its string, so rows need no mapping beyond the
+ * parse: JSON with money is fetched as text and read by parseExact (../exact-json.ts), which
+ * keeps every digit of the money fields; the result has the shapes of types.ts.
  *
  * Fragments name their tables unaliased, as drizzle renders them ("accounts"."id"): use each
  * where the tables it names are in scope. Lists end with the row id so their order is total.
