@@ -1,13 +1,17 @@
 /**
- * Reads the JSON the read queries build in SQL (shapes.ts) and the stored metrics, keeping every
- * digit of its exact figures. Postgres writes a numeric as its exact text, but JSON.parse would
- * turn `9999999999999999.9999` into the double 10000000000000000; so those columns are fetched
- * as JSON text and parsed here, where the number's own text is still at hand (the reviver's
- * `source`), and the response schema says which fields are exact figures (src/schemas/decimal.ts):
- * those become Decimals from their text. Every other number is what JSON.parse makes of it.
+ * Reads the JSON of the read queries and the stored metrics keeping every digit of its exact
+ * figures (the fields the response schema marks with money(), src/schemas/decimal.ts), which
+ * become Decimals. JSON.parse would turn `9999999999999999.9999` into the double
+ * 10000000000000000, so those figures must reach it as text:
+ *
+ * - the JSON built in SQL (shapes.ts) writes money as JSON strings (`::text`), parsed by the
+ *   driver as usual, then decodeExact makes the schema's exact figures Decimals;
+ * - the stored metrics, which JSON.stringify wrote with the figures as numbers, are fetched as
+ *   text and read by parseExact, which keeps each number's own text (the reviver's `source`).
+ *   A reviver makes JSON.parse several times slower, so only these small objects take it.
  *
  * The schema is the one place that marks a field as money, so a money field added to a resource
- * is read exactly with no change here.
+ * is read exactly with no change here (in SQL, write it `::text`).
  */
 import type { z } from "@hono/zod-openapi";
 import { Decimal } from "../domain/decimal";
@@ -28,17 +32,23 @@ type Def = {
 const decoders = new WeakMap<z.ZodType, Decode | null>();
 
 /**
- * `text` parsed as JSON, with the fields `schema` marks as exact figures as Decimals. The value
- * is trusted to have the schema's shape (it comes from our own SQL); it is not validated.
+ * A freshly parsed value (changed in place) with the fields `schema` marks as exact figures as
+ * Decimals, from their text. The value is trusted to have the schema's shape (it comes from our
+ * own SQL); it is not validated.
  */
+export function decodeExact<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const decode = decoderOf(schema);
+  return (decode ? decode(value) : value) as z.output<S>;
+}
+
+/** `text` parsed as JSON, numbers kept exact, with the fields `schema` marks as exact figures as Decimals. */
 export function parseExact<S extends z.ZodType>(schema: S, text: string): z.output<S> {
   // A number whose text is not the shortest text of its double is kept as its text: the only
   // numbers that can lose digits, or carry trailing zeros (numeric(20,4) writes 100.0000).
   const value: unknown = JSON.parse(text, (_key, v: unknown, context?: { source?: string }) =>
     typeof v === "number" && context?.source !== undefined && context.source !== String(v) ? context.source : v,
   );
-  const decode = decoderOf(schema);
-  return (decode ? decode(value) : value) as z.output<S>;
+  return decodeExact(schema, value);
 }
 
 const exactFigure: Decode = (v) => (typeof v === "number" ? Decimal.of(v) : Decimal.parse(v as string));

@@ -21,9 +21,11 @@ export interface View {
 
 type Deal = Aggregate["analytics"]["top_wins"][number];
 
+const tone = (value: Decimal) => (value.sign() > 0 ? "gain" : value.sign() < 0 ? "loss" : undefined);
+
 /** An amount: its exact text in value (as the API writes it), the locale's in the text. */
 const Money = (p: { v: View; value: Decimal; signed?: boolean }) => (
-  <data value={p.value.text} class={p.signed ? ({ 1: "gain", [-1]: "loss", 0: undefined } as const)[p.value.sign()] : undefined}>
+  <data value={p.value.text} class={p.signed ? tone(p.value) : undefined}>
     {p.v.f.money(p.value)}
   </data>
 );

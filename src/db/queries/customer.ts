@@ -10,7 +10,7 @@ import type { CustomerMetrics } from "../../domain/types";
 import { Analytics, PortfolioResponse, Stats } from "../../schemas";
 import type { Customer, Holding, Lookup } from "./types";
 import type { Db } from "../client";
-import { parseExact } from "../exact-json";
+import { decodeExact, parseExact } from "../exact-json";
 import { customerMetrics, customers, staff } from "../schema";
 import { live } from "../served";
 import { customerJson, portfolioJson } from "./shapes";
@@ -28,9 +28,8 @@ export async function findCustomer(db: Db, slug: Lookup): Promise<Customer | und
   return rows[0]?.customer;
 }
 
-/** The holdings as JSON text, which readPortfolio reads with every digit. */
-const portfolioText = sql`(${portfolioJson})::text`;
-const readPortfolio = (text: string): Holding[] => parseExact(PortfolioResponse.shape.data, text);
+/** The holdings as the driver parsed them (money as text), with money as Decimals. */
+const readPortfolio = (json: unknown): Holding[] => decodeExact(PortfolioResponse.shape.data, json);
 
 /** The stored metrics as JSON text, which readMetric reads with every digit (null before the sync reached the customer). */
 const metricText = (metric: keyof CustomerMetrics) => sql`${customerMetrics[metric]}::text`;
@@ -40,8 +39,8 @@ function readMetric<K extends keyof CustomerMetrics>(metric: K, text: string | n
 }
 
 export async function findPortfolio(db: Db, slug: Lookup): Promise<Holding[] | undefined> {
-  const { rows } = await db.execute<{ portfolio: string }>(sql`
-    select ${portfolioText} as portfolio
+  const { rows } = await db.execute<{ portfolio: unknown }>(sql`
+    select ${portfolioJson} as portfolio
     from ${customers} ${withStaff}
     where ${bySlug(slug)}`);
   return rows[0] && readPortfolio(rows[0].portfolio);
@@ -72,7 +71,7 @@ export interface Aggregate extends CustomerMetrics {
   portfolio: Holding[];
 }
 
-type AggregateRow = { customer: Customer; portfolio: string; stats: string | null; analytics: string | null };
+type AggregateRow = { customer: Customer; portfolio: unknown; stats: string | null; analytics: string | null };
 
 export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | undefined> {
   return aggregateOf((await aggregateQuery(db, slug)).rows);
@@ -84,7 +83,7 @@ export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | u
  */
 export function aggregateQuery(db: Db, slug: Lookup) {
   return db.execute<AggregateRow>(sql`
-    select ${customerJson} as customer, ${portfolioText} as portfolio,
+    select ${customerJson} as customer, ${portfolioJson} as portfolio,
       ${metricText("stats")} as stats, ${metricText("analytics")} as analytics
     from ${customers} ${withStaff} ${withMetrics}
     where ${bySlug(slug)}`);

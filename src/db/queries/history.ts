@@ -8,7 +8,7 @@ import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { HistoryFilters, Lookup, Transaction } from "./types";
 import { TransactionPage } from "../../schemas";
 import type { Db } from "../client";
-import { parseExact } from "../exact-json";
+import { decodeExact } from "../exact-json";
 import { accounts, brokers, customers, staff, transactions } from "../schema";
 import { live } from "../served";
 import { servedAccountOfCustomer, transactionJson } from "./shapes";
@@ -37,11 +37,11 @@ export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryFil
 /** The page of historyQuery's rows, money read with every digit; undefined without a row. */
 export function historyOf(rows: readonly HistoryRow[]): HistoryPage | undefined {
   const row = rows[0];
-  return row && { total: row.total, data: parseExact(TransactionPage.shape.data, row.data) };
+  return row && { total: row.total, data: decodeExact(TransactionPage.shape.data, row.data) };
 }
 
-/** The page's transactions travel as JSON text, so no digit is lost on the way (exact-json.ts). */
-type HistoryRow = { total: number; data: string };
+/** The page's transactions as the driver parsed them: money as text, so no digit is lost (exact-json.ts). */
+type HistoryRow = { total: number; data: unknown };
 
 /** The statement of findHistory, not yet sent, so it can travel in a batch; its one row is the page. */
 export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters) {
@@ -76,7 +76,7 @@ export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters)
           order by ${transactions.tradeDate} desc, ${transactions.id} desc
           limit ${query.per_page} offset ${(query.page - 1) * query.per_page}
         ) page
-      ), '[]'::json)::text as data
+      ), '[]'::json) as data
     from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
     where ${and(sql`${customers.slug} = ${owner.slug}`, sql.raw(live(`"customers"`)), owned)}`);
 }
