@@ -3,8 +3,16 @@
  * exact value: integer sums directly, fixed-scale sums through decide() (fixed.ts). A figure
  * the fixed scale cannot decide is taken from `exact` when given; without it the result is
  * null, meaning only the individual deals can settle it.
+ *
+ * Money and the profit factor come out as Decimals, written with every digit: a sum of
+ * numeric(20,4) amounts passes 2^53 long before it passes the schema's limits, and a profit
+ * factor over a loss of 0.01 đồng can pass 10^21. The win rate (4 places in [0, 1]) and average
+ * holding days (2 places, at most about 3.65 million days between 0001-01-01 and 9999-12-31)
+ * stay JS numbers: both are below 10^15 units of their last place, so the double's shortest
+ * text is exactly their decimal, without exponent.
  */
 import { type Aggregate, type FixedSum, type TopDeal, scaledTotal } from "./aggregate";
+import { Decimal } from "./decimal";
 import type { ExactSums, Fraction } from "./exact";
 import { SCALE, decide, decideRatio } from "./fixed";
 import type { CustomerMetrics, Deal } from "./types";
@@ -19,10 +27,10 @@ export function finish(agg: Aggregate, exact?: ExactSums): CustomerMetrics | nul
     return fallback();
   };
   /** Money: a sum in 10^-4 đồng x SCALE, over `count` (1 for a plain sum), to 2 places. */
-  const money = (total: FixedSum, count: number, whole: () => Fraction): number => {
-    if (count === 0) return 0;
+  const money = (total: FixedSum, count: number, whole: () => Fraction): Decimal => {
+    if (count === 0) return Decimal.ZERO;
     const div = SCALE * 100n * BigInt(count);
-    return toNumber(
+    return Decimal.fromScaled(
       settle(decide(scaledTotal(total), total.inexact, 1n, div), () => {
         const f = whole();
         return roundDiv(f.num, f.den * 100n * BigInt(count));
@@ -50,7 +58,7 @@ export function finish(agg: Aggregate, exact?: ExactSums): CustomerMetrics | nul
       inexact: agg.winPnl.inexact + agg.lossPnl.inexact,
     };
     const realized = money(all, 1, () => (exact as ExactSums).pnl("all"));
-    const monthly: Record<string, number> = {};
+    const monthly: Record<string, Decimal> = {};
     for (const month of [...agg.monthPnl.keys()].sort()) {
       monthly[month] = money(agg.monthPnl.get(month) as FixedSum, 1, () => (exact as ExactSums).monthPnl(month));
     }
@@ -73,7 +81,8 @@ export function finish(agg: Aggregate, exact?: ExactSums): CustomerMetrics | nul
           win_rate: agg.deals === 0 ? 0 : toNumber(roundDiv(BigInt(agg.wins) * 10_000n, BigInt(agg.deals)), 4),
           avg_win_pnl: money(agg.winPnl, agg.wins, () => (exact as ExactSums).pnl("win")),
           avg_loss_pnl: money(agg.lossPnl, agg.losses, () => (exact as ExactSums).pnl("loss")),
-          profit_factor: agg.wins === 0 ? 0 : agg.losses === 0 ? null : toNumber(profitFactor(agg, settle, exact), 4),
+          profit_factor:
+            agg.wins === 0 ? Decimal.ZERO : agg.losses === 0 ? null : Decimal.fromScaled(profitFactor(agg, settle, exact), 4),
           avg_holding_days_win: days(agg.winDays, agg.wins, "win"),
           avg_holding_days_loss: days(agg.lossDays, agg.losses, "loss"),
           total_realized_pnl: realized,
@@ -106,9 +115,9 @@ function profitFactor(
   });
 }
 
-/** 10^-4 đồng to the JSON number of đồng with 2 places. */
-function cents(units: bigint): number {
-  return toNumber(roundDiv(units, 100n), 2);
+/** 10^-4 đồng to đồng rounded to 2 places. */
+function cents(units: bigint): Decimal {
+  return Decimal.fromScaled(roundDiv(units, 100n), 2);
 }
 
 function toDeal(d: TopDeal): Deal {
@@ -122,7 +131,7 @@ function toDeal(d: TopDeal): Deal {
   return {
     stock_code: d.stock_code,
     sell_date: d.sell_date,
-    realized_pnl: toNumber(roundDiv(d.num, d.den * 100n), 2),
+    realized_pnl: Decimal.fromScaled(roundDiv(d.num, d.den * 100n), 2),
     holding_days: 2 * rest >= d.matched ? whole + 1 : whole,
     quantity_sold: d.matched,
   };

@@ -4,6 +4,7 @@
  * machine reads exactly what the API answered beside the text a person reads.
  */
 import type { Child } from "hono/jsx";
+import { Decimal } from "../domain/decimal";
 import type { Aggregate, HistoryPage } from "../db/queries";
 import type { HistoryQuery, Holding, Transaction } from "../schemas";
 import { BarChart, LineChart, cumulative, monthsBetween } from "./charts";
@@ -20,8 +21,11 @@ export interface View {
 
 type Deal = Aggregate["analytics"]["top_wins"][number];
 
-const Money = (p: { v: View; value: number; signed?: boolean }) => (
-  <data value={String(p.value)} class={p.signed ? (p.value > 0 ? "gain" : p.value < 0 ? "loss" : undefined) : undefined}>
+const tone = (value: Decimal) => (value.sign() > 0 ? "gain" : value.sign() < 0 ? "loss" : undefined);
+
+/** An amount: its exact text in value (as the API writes it), the locale's in the text. */
+const Money = (p: { v: View; value: Decimal; signed?: boolean }) => (
+  <data value={p.value.text} class={p.signed ? tone(p.value) : undefined}>
     {p.v.f.money(p.value)}
   </data>
 );
@@ -220,7 +224,7 @@ export function Summary(props: { v: View; aggregate: Aggregate }) {
           {s.profit_factor === null ? (
             <data value="">{v.t.noLosses}</data>
           ) : (
-            <data value={String(s.profit_factor)}>{v.f.ratio(s.profit_factor)}</data>
+            <data value={s.profit_factor.text}>{v.f.ratio(s.profit_factor)}</data>
           )}
         </Figure>
         <Figure name="avg_win_pnl" term={v.t.avgWin}>
@@ -247,7 +251,7 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
   const { monthly_trade_counts: counts, monthly_realized_pnl: pnl } = props.aggregate.analytics.summary;
   const keys = [...Object.keys(counts), ...Object.keys(pnl)].sort();
   const months = keys.length ? monthsBetween(keys[0]!, keys[keys.length - 1]!) : [];
-  const monthPnl = months.map((m) => pnl[m] ?? 0);
+  const monthPnl = months.map((m) => pnl[m] ?? Decimal.ZERO);
   const running = cumulative(monthPnl);
   const monthCounts = months.map((m) => counts[m] ?? 0);
   const first = months.length ? v.f.month(months[0]!) : "";
@@ -272,11 +276,11 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
           first,
           last,
           v.f.money(running[running.length - 1]!),
-          v.f.money(Math.min(...running)),
-          v.f.money(Math.max(...running)),
+          v.f.money(running.reduce((a, b) => (Decimal.compare(b, a) < 0 ? b : a))),
+          v.f.money(running.reduce((a, b) => (Decimal.compare(b, a) > 0 ? b : a))),
         )}
         months={months}
-        values={running}
+        values={running.map((d) => d.toNumber())}
         axis={v.f.compactMoney}
         table="monthly_realized_pnl"
         columns={[
@@ -320,9 +324,9 @@ function AllocationBar(props: { share: number }) {
 export function Holdings(props: { v: View; aggregate: Aggregate }) {
   const { v } = props;
   const holdings = props.aggregate.portfolio;
-  // Whole cents, so the total is the exact sum of the amounts shown.
-  const totalCost = holdings.reduce((sum, h) => sum + Math.round(h.total_cost * 100), 0) / 100;
-  const share = (h: Holding) => (totalCost > 0 ? h.total_cost / totalCost : 0);
+  // The exact sum of the costs; shares are only drawn and shown as rounded percentages.
+  const totalCost = Decimal.sum(holdings.map((h) => h.total_cost));
+  const share = (h: Holding) => h.total_cost.ratioTo(totalCost);
   return (
     <Section id="holdings" title={v.t.holdings}>
       <DataTable
@@ -357,7 +361,7 @@ export function Holdings(props: { v: View; aggregate: Aggregate }) {
               <td class="num">
                 <Money v={v} value={totalCost} />
               </td>
-              <td class="num">{v.f.percent(totalCost > 0 ? 1 : 0)}</td>
+              <td class="num">{v.f.percent(totalCost.sign() > 0 ? 1 : 0)}</td>
             </tr>
           </tfoot>
         }

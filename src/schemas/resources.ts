@@ -7,12 +7,12 @@
 import { z } from "@hono/zod-openapi";
 import type * as Read from "../db/queries/types";
 import type { Analytics as ComputedAnalytics, Stats as ComputedStats } from "../domain/types";
+import { exactNumber, money } from "./decimal";
 
 // Ids come from the back office, so any uuid Postgres stores is accepted, not only RFC 4122 ones.
 const id = z.guid().openapi({ example: "6f1c2a4e-8d3b-4c7a-9e21-5b0d7f3a9c10" });
 const date = z.iso.date().openapi({ example: "2024-03-15" });
 const month = z.string().regex(/^\d{4}-\d{2}$/);
-const money = (example: number) => z.number().openapi({ example });
 // Integers name their width for generated clients: int32 for one row's value (the source's
 // integer columns), int64 for counts and sums over many rows.
 const shares = (example: number) => z.number().int().openapi({ example, format: "int32" });
@@ -135,8 +135,7 @@ export const AnalyticsSummary = z
     win_rate: z.number().openapi({ description: "Fraction: 0.643 is 64.3 percent", example: 0.643 }),
     avg_win_pnl: money(8200000),
     avg_loss_pnl: money(-3100000).openapi({ description: "Negative for losses" }),
-    profit_factor: z
-      .number()
+    profit_factor: exactNumber()
       .nullable()
       .openapi({ description: "Sum of wins / |sum of losses|; null with wins but no loss, 0 without wins", example: 2.4 }),
     avg_holding_days_win: z.number().openapi({ example: 21.5 }),
@@ -146,7 +145,7 @@ export const AnalyticsSummary = z
     monthly_trade_counts: z
       .record(month, count())
       .openapi({ description: "Trades per YYYY-MM month, ascending", example: { "2024-01": 6, "2024-02": 9 } }),
-    monthly_realized_pnl: z.record(month, z.number()).openapi({
+    monthly_realized_pnl: z.record(month, exactNumber()).openapi({
       description:
         "Realized P&L per YYYY-MM month of the sell, ascending: the exact sum of that month's deal pnl, rounded to 2 places; months without a deal are absent",
       example: { "2024-01": 1250000, "2024-02": -310000.5 },

@@ -7,8 +7,10 @@
 import { sql } from "drizzle-orm";
 import { EMPTY_METRICS } from "../../domain/empty";
 import type { CustomerMetrics } from "../../domain/types";
+import { Analytics, PortfolioResponse, Stats } from "../../schemas";
 import type { Customer, Holding, Lookup } from "./types";
 import type { Db } from "../client";
+import { decodeExact, parseExact } from "../exact-json";
 import { customerMetrics, customers, staff } from "../schema";
 import { live } from "../served";
 import { customerJson, portfolioJson } from "./shapes";
@@ -26,12 +28,22 @@ export async function findCustomer(db: Db, slug: Lookup): Promise<Customer | und
   return rows[0]?.customer;
 }
 
+/** The holdings as the driver parsed them (money as text), with money as Decimals. */
+const readPortfolio = (json: unknown): Holding[] => decodeExact(PortfolioResponse.shape.data, json);
+
+/** The stored metrics as JSON text, which readMetric reads with every digit (null before the sync reached the customer). */
+const metricText = (metric: keyof CustomerMetrics) => sql`${customerMetrics[metric]}::text`;
+const METRIC_SCHEMAS = { stats: Stats, analytics: Analytics } as const;
+function readMetric<K extends keyof CustomerMetrics>(metric: K, text: string | null): CustomerMetrics[K] {
+  return text === null ? EMPTY_METRICS[metric] : (parseExact(METRIC_SCHEMAS[metric], text) as CustomerMetrics[K]);
+}
+
 export async function findPortfolio(db: Db, slug: Lookup): Promise<Holding[] | undefined> {
-  const { rows } = await db.execute<{ portfolio: Holding[] }>(sql`
+  const { rows } = await db.execute<{ portfolio: unknown }>(sql`
     select ${portfolioJson} as portfolio
     from ${customers} ${withStaff}
     where ${bySlug(slug)}`);
-  return rows[0]?.portfolio;
+  return rows[0] && readPortfolio(rows[0].portfolio);
 }
 
 /**
@@ -43,12 +55,12 @@ async function findStoredMetric<K extends keyof CustomerMetrics>(
   slug: Lookup,
   metric: K,
 ): Promise<CustomerMetrics[K] | undefined> {
-  const { rows } = await db.execute<{ value: CustomerMetrics[K] | null }>(sql`
-    select ${customerMetrics[metric]} as value
+  const { rows } = await db.execute<{ value: string | null }>(sql`
+    select ${metricText(metric)} as value
     from ${customers} ${withStaff} ${withMetrics}
     where ${bySlug(slug)}`);
   const row = rows[0];
-  return row && (row.value ?? EMPTY_METRICS[metric]);
+  return row && readMetric(metric, row.value);
 }
 
 export const findStats = (db: Db, slug: Lookup) => findStoredMetric(db, slug, "stats");
@@ -59,7 +71,7 @@ export interface Aggregate extends CustomerMetrics {
   portfolio: Holding[];
 }
 
-type AggregateRow = Omit<Aggregate, keyof CustomerMetrics> & { [K in keyof CustomerMetrics]: CustomerMetrics[K] | null };
+type AggregateRow = { customer: Customer; portfolio: unknown; stats: string | null; analytics: string | null };
 
 export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | undefined> {
   return aggregateOf((await aggregateQuery(db, slug)).rows);
@@ -72,7 +84,7 @@ export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | u
 export function aggregateQuery(db: Db, slug: Lookup) {
   return db.execute<AggregateRow>(sql`
     select ${customerJson} as customer, ${portfolioJson} as portfolio,
-      ${customerMetrics.stats} as stats, ${customerMetrics.analytics} as analytics
+      ${metricText("stats")} as stats, ${metricText("analytics")} as analytics
     from ${customers} ${withStaff} ${withMetrics}
     where ${bySlug(slug)}`);
 }
@@ -82,8 +94,8 @@ export function aggregateOf(rows: readonly AggregateRow[]): Aggregate | undefine
   if (!row) return undefined;
   return {
     customer: row.customer,
-    portfolio: row.portfolio,
-    stats: row.stats ?? EMPTY_METRICS.stats,
-    analytics: row.analytics ?? EMPTY_METRICS.analytics,
+    portfolio: readPortfolio(row.portfolio),
+    stats: readMetric("stats", row.stats),
+    analytics: readMetric("analytics", row.analytics),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The response resources built in SQL with json_build_object/json_agg, so a customer and all it
- * embeds come back from one statement. Postgres writes numeric as a JSON number, a date as
- * YYYY-MM-DD and a uuid as its string, so rows need no mapping: the driver's JSON.parse
- * gives the shapes of types.ts (the API resources) directly.
+ * embeds come back from one statement. Postgres writes a date as YYYY-MM-DD and a uuid as its
+ * string, and money is written `::text`, a JSON string, so that no JSON.parse rounds it through
+ * a double: decodeExact (../exact-json.ts) turns the fields the response schema marks as money
+ * into Decimals, which gives the shapes of types.ts. A new money column is written `::text` too.
  *
  * Fragments name their tables unaliased, as drizzle renders them ("accounts"."id"): use each
  * where the tables it names are in scope. Lists end with the row id so their order is total.
@@ -44,7 +45,7 @@ export const portfolioJson = sql<Holding[]>`coalesce((
   select json_agg(
     json_build_object(
       'id', ${holdings.id}, 'stock_code', ${holdings.stockCode}, 'isin_code', ${holdings.isinCode},
-      'quantity', ${holdings.quantity}, 'avg_cost', ${holdings.avgCost}, 'total_cost', ${holdings.totalCost},
+      'quantity', ${holdings.quantity}, 'avg_cost', ${holdings.avgCost}::text, 'total_cost', ${holdings.totalCost}::text,
       'account', ${accountRefJson})
     order by ${holdings.stockCode}, ${brokers.code}, ${accounts.accountNo}, ${holdings.id})
   from ${holdings}
@@ -57,5 +58,5 @@ export const portfolioJson = sql<Holding[]>`coalesce((
 export const transactionJson = sql<Transaction>`json_build_object(
   'id', ${transactions.id}, 'trade_date', ${transactions.tradeDate}, 'stock_code', ${transactions.stockCode},
   'isin_code', ${transactions.isinCode}, 'type', ${transactions.type}, 'quantity', ${transactions.quantity},
-  'price', ${transactions.price}, 'total_value', ${transactions.totalValue}, 'fee', ${transactions.fee},
-  'personal_tax', ${transactions.personalTax}, 'account', ${accountRefJson})`;
+  'price', ${transactions.price}::text, 'total_value', ${transactions.totalValue}::text, 'fee', ${transactions.fee}::text,
+  'personal_tax', ${transactions.personalTax}::text, 'account', ${accountRefJson})`;

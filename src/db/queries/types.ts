@@ -1,9 +1,11 @@
 /**
  * What the read queries return: JSON built in SQL (shapes.ts) in the shape of the API's
  * resources. The response schemas (src/schemas/resources.ts) are checked against these types,
- * so the SQL and the contract cannot drift apart, while the database layer needs nothing from
- * the HTTP layer above it.
+ * so the SQL and the contract cannot drift apart. Money is a Decimal (src/domain/decimal.ts):
+ * read from the JSON text without a trip through a double (exact-json.ts), written with every
+ * digit.
  */
+import type { Decimal } from "../../domain/decimal";
 
 /** A path parameter as the queries receive it: the value, or null when it names nothing. */
 export type Lookup = string | null;
@@ -51,8 +53,8 @@ export interface Holding {
   stock_code: string;
   isin_code: string;
   quantity: number;
-  avg_cost: number;
-  total_cost: number;
+  avg_cost: Decimal;
+  total_cost: Decimal;
   account: AccountRef;
 }
 
@@ -63,10 +65,10 @@ export interface Transaction {
   isin_code: string;
   type: "buy" | "sell";
   quantity: number;
-  price: number;
-  total_value: number;
-  fee: number;
-  personal_tax: number;
+  price: Decimal;
+  total_value: Decimal;
+  fee: Decimal;
+  personal_tax: Decimal;
   account: AccountRef;
 }
 
