@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { getConfig, type Env } from "../../src/env";
+import { STREAMS } from "../../src/sync/streams";
 import { cronSync } from "../../src/sync/worker";
 import { Book } from "../support/book";
 import type { TestDatabases } from "../support/databases";
@@ -133,7 +134,7 @@ describe("the scheduled reconciliation", () => {
       await runScheduled(env, reconcileCron(env));
       expect(sent).toEqual([{ after_run: null }]);
       expect(delays[0]).toBeGreaterThanOrEqual(40);
-      expect((await dbs.target`select count(*)::int as n from reconcile_progress`)[0]).toEqual({ n: 6 });
+      expect((await dbs.target`select count(*)::int as n from reconcile_progress`)[0]).toEqual({ n: STREAMS.length });
 
       await dbs.target`delete from sync_lease`;
       expect(await deliver(env, sent[0]!, {})).toEqual(["ack"]);
