@@ -198,12 +198,40 @@ export const holdingChanges = pgTable(
 
 /**
  * Where a full reconciliation stands, one row per table while it is under way: the table has
- * been compared and repaired up to and including `after_id`. No rows: none under way.
+ * been compared and repaired up to and including `after_id`; `descent` is the differing id range
+ * (uuid prefix, with its rows) being split or repaired when a run stopped, so the next run goes
+ * straight back into it rather than comparing down from the whole table again; and the rows
+ * repaired so far. No rows: none under way.
  */
 export const reconcileProgress = pgTable("reconcile_progress", {
   stream: text("stream").primaryKey(),
   afterId: uuid("after_id"),
+  descent: text("descent"),
+  descentRows: integer("descent_rows"),
+  inserted: integer("inserted").notNull().default(0),
+  updated: integer("updated").notNull().default(0),
+  deleted: integer("deleted").notNull().default(0),
 });
+
+/**
+ * Every reconciliation, from the run that asked for it (the schedule's or an operator's) to the
+ * run that compared the last table: how long it took, over how many runs, and what it repaired
+ * per table (`repaired`, written when it completes). Unfinished: under way, or superseded.
+ */
+export const reconciliations = pgTable(
+  "reconciliations",
+  {
+    id: uuid("id").primaryKey(),
+    trigger: text("trigger", { enum: ["manual", "cron", "chain", "start"] }).notNull(),
+    startedAt: instant("started_at").notNull(),
+    finishedAt: instant("finished_at"),
+    runs: integer("runs").notNull().default(0),
+    comparedRanges: integer("compared_ranges").notNull().default(0),
+    repairedRanges: integer("repaired_ranges").notNull().default(0),
+    repaired: jsonb("repaired"),
+  },
+  (t) => [index("reconciliations_finished_idx").on(t.finishedAt.desc())],
+);
 
 /**
  * One keyset cursor per stream: the last (updated_at, id) applied, at microsecond precision; the
@@ -238,6 +266,8 @@ export const syncRuns = pgTable(
     // "died": it was running when its lease expired (killed, or the isolate went away).
     outcome: text("outcome", { enum: ["running", "complete", "partial", "failed", "died"] }).notNull(),
     syncedRows: integer("synced_rows").notNull().default(0),
+    // Rows changed only because a parent changed (a moved account's trades): not in synced_rows.
+    derivedRows: integer("derived_rows").notNull().default(0),
     rejectedRows: integer("rejected_rows").notNull().default(0),
     pendingRows: integer("pending_rows").notNull().default(0),
     complete: boolean("complete").notNull().default(false),

@@ -19,6 +19,7 @@ import type { BudgetLimits } from "../../src/sync/budget";
 import { isoMicros } from "../../src/sync/cursor";
 import type { Mode } from "../../src/sync/report";
 import { runSync } from "../../src/sync/run";
+import { type Continuation, continueSync } from "../../src/sync/worker";
 import { STREAMS } from "../../src/sync/streams";
 import { type Book, twoCustomerBook, writeSource } from "../support/book";
 
@@ -233,18 +234,27 @@ async function fullHistory(env: Env, slug: string): Promise<unknown[]> {
 export async function expectServed(dbs: TestDatabases): Promise<void> {
   const env = { ...dbs.env, CACHE_TTL_SECONDS: "0" };
   const expected = await referenceServed(dbs.source);
-  for (const customer of expected.customers) {
-    const { status, body } = await getJson(env, `/api/aggregate/${customer.slug}`);
-    expect(status, customer.slug).toBe(200);
-    expect(body.data, customer.slug).toEqual(customer.aggregate);
-    expect(await fullHistory(env, customer.slug), customer.slug).toEqual(customer.history);
-  }
+  for (const customer of expected.customers) await expectServedAs(env, customer);
   for (const slug of expected.unservedSlugs) {
     const { status } = await getJson(env, `/api/customers/${slug}`);
     expect(status, `${slug} is not served`).toBe(404);
   }
   const { body } = await getJson(env, "/api/brokers");
   expect(body.data).toEqual(expected.brokers);
+}
+
+async function expectServedAs(env: Env, customer: ServedCustomer): Promise<void> {
+  const { status, body } = await getJson(env, `/api/aggregate/${customer.slug}`);
+  expect(status, customer.slug).toBe(200);
+  expect(body.data, customer.slug).toEqual(customer.aggregate);
+  expect(await fullHistory(env, customer.slug), customer.slug).toEqual(customer.history);
+}
+
+/** One customer's answers equal the reference, whatever the others' (drift not repaired yet). */
+export async function expectCustomerServed(dbs: TestDatabases, slug: string): Promise<void> {
+  const customer = (await referenceServed(dbs.source)).customers.find((c) => c.slug === slug);
+  expect(customer, slug).toBeDefined();
+  await expectServedAs({ ...dbs.env, CACHE_TTL_SECONDS: "0" }, customer!);
 }
 
 /** The source's time `offsetSeconds` from now, as a microsecond ISO string. */
@@ -326,4 +336,62 @@ export async function targetState(target: Sql) {
 export async function dropSourceForeignKeys(source: Sql): Promise<void> {
   const keys = await source`select conrelid::regclass::text as tbl, conname from pg_constraint where contype = 'f'`;
   for (const { tbl, conname } of keys) await source.query(`alter table ${tbl} drop constraint ${conname}`);
+}
+
+/** A queue that keeps what it is sent, for the test to deliver. */
+export function recordingQueue() {
+  const sent: Continuation[] = [];
+  /** The delay each message was sent with, in order. */
+  const delays: (number | undefined)[] = [];
+  const queue = {
+    send: async (body: Continuation, options?: QueueSendOptions) => {
+      sent.push(body);
+      delays.push(options?.delaySeconds);
+    },
+    sendBatch: async (bodies: Iterable<{ body: Continuation }>) => void sent.push(...[...bodies].map((b) => b.body)),
+  } as unknown as Queue<Continuation>;
+  return { sent, delays, queue };
+}
+
+/** One delivery of `body`, and what the consumer did with it. */
+export async function deliver(env: Env, body: Continuation, limits: Partial<BudgetLimits>) {
+  const outcomes: Array<"ack" | { retryAfter: number | undefined }> = [];
+  const message = {
+    id: crypto.randomUUID(),
+    timestamp: new Date(),
+    body,
+    attempts: 1,
+    ack: () => void outcomes.push("ack"),
+    retry: (options?: { delaySeconds?: number }) => void outcomes.push({ retryAfter: options?.delaySeconds }),
+  };
+  const batch = {
+    queue: "sync-continuations",
+    messages: [message],
+    ackAll() {},
+    retryAll() {},
+  } as unknown as MessageBatch<Continuation>;
+  await continueSync(batch, env, { limits });
+  return outcomes;
+}
+
+/** A book of a few customers, with enough rows that ids spread over many ranges. */
+export function widerBook(): Book {
+  const book = new Book();
+  const broker = book.broker();
+  const staff = book.staffMember();
+  for (let c = 0; c < 4; c++) {
+    const customer = book.customer({ staff_id: staff.id });
+    const account = book.account({ customer_id: customer.id, broker_id: broker.id, account_no: `00${c}` });
+    book.holding({ account_id: account.id });
+    for (let d = 1; d <= 6; d++) {
+      book.trade({
+        account_id: account.id,
+        trade_date: `2024-0${d}-0${c + 1}`,
+        type: d % 3 === 0 ? "sell" : "buy",
+        quantity: 10 * d,
+        price: `${1000 + d}`,
+      });
+    }
+  }
+  return book;
 }
