@@ -21,7 +21,7 @@ import type { Mode } from "../../src/sync/report";
 import { runSync } from "../../src/sync/run";
 import { type Continuation, continueSync } from "../../src/sync/worker";
 import { STREAMS } from "../../src/sync/streams";
-import { type Book, twoCustomerBook, writeSource } from "../support/book";
+import { Book, twoCustomerBook, writeSource } from "../support/book";
 
 export { addTrade } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
