@@ -81,11 +81,24 @@ const NUMBERS = [
   "101",
   "-0",
 ];
+/**
+ * Year 0000 (no such year in PostgreSQL's `date`: once a 500) and years below 100 (where
+ * `Date.UTC` reads 19xx) beside the range's edges and the usual malformed ones.
+ */
 const DATES = [
   "2024-02-30",
   "2024-13-01",
   "0000-00-00",
+  "0000-01-01",
+  "0000-02-29",
+  "0000-12-31",
+  "0001-01-01",
+  "0004-02-29",
+  "0029-02-29",
+  "0099-12-31",
+  "0100-02-29",
   "9999-12-31",
+  "10000-01-01",
   "2024-01-01T00:00:00Z",
   "2024-1-1",
   "2024-02-29",
