@@ -6,6 +6,7 @@
  *
  * Every answer must be one of these, exactly:
  * - a preflight (any OPTIONS): 204, no body;
+ * - 405 with an Allow header that does not list the method asked;
  * - HEAD: the GET's status, no body;
  * - 304, no body, only to a GET that sent If-None-Match;
  * - the reference page: HTML, 200, only for GET /api/docs;
@@ -150,7 +151,22 @@ const OUTSIDE = [
   "/..%2f..%2fetc/passwd",
   "/api/%2e%2e/sync",
 ];
-const METHODS = ["GET", "GET", "GET", "GET", "GET", "HEAD", "OPTIONS", "POST", "POST", "PUT", "DELETE", "PATCH"] as const;
+const METHODS = [
+  "GET",
+  "GET",
+  "GET",
+  "GET",
+  "GET",
+  "HEAD",
+  "OPTIONS",
+  "POST",
+  "POST",
+  "PUT",
+  "DELETE",
+  "PATCH",
+  "PROPFIND",
+  "purge",
+] as const;
 
 interface World {
   slugs: string[];
@@ -323,7 +339,7 @@ function routedPath(url: string): string {
 }
 
 const SCANNER_IP = "2001:db8:f022::5ca0";
-const ALLOWED_STATUSES = new Set([200, 204, 304, 400, 401, 404, 429]);
+const ALLOWED_STATUSES = new Set([200, 204, 304, 400, 401, 404, 405, 429]);
 
 /** What is wrong with this answer to this request, if anything. */
 function problem(sent: Sent, reply: Reply): string | undefined {
@@ -332,6 +348,10 @@ function problem(sent: Sent, reply: Reply): string | undefined {
   if (!ALLOWED_STATUSES.has(reply.status)) return `status ${reply.status}`;
   if (sent.method === "OPTIONS") return reply.status === 204 && reply.text === "" ? undefined : "OPTIONS is not a 204 preflight";
   if (reply.status === 204) return "204 to something other than OPTIONS";
+  if (reply.status === 405) {
+    const allow = reply.headers.get("Allow") ?? "";
+    if (!/^[A-Z]+(, [A-Z]+)*$/.test(allow) || allow.split(", ").includes(sent.method)) return `405 with Allow "${allow}"`;
+  }
   if (sent.method === "HEAD") return reply.text === "" ? undefined : "HEAD with a body";
   if (reply.status === 304) {
     return sent.method === "GET" && sent.headers["If-None-Match"] !== undefined && reply.text === ""
@@ -457,7 +477,7 @@ describe("fuzz", () => {
     console.info(
       `fuzz: ${REQUESTS} requests (${unsendable} refused by fetch itself), statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}, kinds ${JSON.stringify(Object.fromEntries(kinds))}`,
     );
-    for (const status of [200, 204, 400, 401, 404, 429])
+    for (const status of [200, 204, 400, 401, 404, 405, 429])
       expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(10);
     for (const kind of ["HEAD", "OPTIONS", "text/html"]) expect(kinds.get(kind) ?? 0, kind).toBeGreaterThan(0);
 
