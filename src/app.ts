@@ -16,7 +16,7 @@ import { brokers } from "./routes/brokers";
 import { customers } from "./routes/customers";
 import { docs } from "./routes/docs";
 import { health } from "./routes/health";
-import { page, pageHeaders } from "./routes/page";
+import { page } from "./routes/page";
 import { portfolio } from "./routes/portfolio";
 import { stats } from "./routes/stats";
 import { sync } from "./routes/sync";
@@ -39,8 +39,7 @@ export function createApp() {
     }),
   );
   app.use("/api/*", database);
-  // The page's headers go outside its cached handler, so a cached page carries them too.
-  app.use("/c/*", pageHeaders, database);
+  app.use("/c/*", database);
   registerAdminKeyScheme(app);
 
   // Chained, so AppType carries every route for Hono's typed client (hc<AppType>).

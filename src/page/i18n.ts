@@ -1,27 +1,11 @@
 /**
  * The page's two languages: Vietnamese, the customers' own, unless the link asks for English
- * (?lang=en) or the browser prefers English to Vietnamese (Accept-Language).
+ * (?lang=en) or the browser prefers English to Vietnamese (Accept-Language). Which one a request
+ * gets is decided once, by the page's language detector (src/routes/page.tsx).
  */
 export type Lang = "vi" | "en";
 
 export const LANGS: readonly Lang[] = ["vi", "en"];
-
-const isLang = (value: string | null | undefined): value is Lang => value === "vi" || value === "en";
-
-/** ?lang wins when it names a language we have; then the first of ours the browser accepts. */
-export function pickLanguage(param: string | null | undefined, acceptLanguage: string | null | undefined): Lang {
-  if (isLang(param)) return param;
-  const ranked = (acceptLanguage ?? "")
-    .split(",")
-    .map((part, index) => {
-      const [tag = "", ...options] = part.trim().split(";");
-      const q = options.map((o) => /^\s*q=([0-9.]+)\s*$/.exec(o)?.[1]).find(Boolean);
-      return { lang: tag.trim().toLowerCase().split("-")[0], q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((entry) => entry.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked.map((entry) => entry.lang).find(isLang) ?? "vi";
-}
 
 /** Every string the page shows, per language. */
 export const MESSAGES = {
@@ -124,6 +108,9 @@ export const MESSAGES = {
     startAfterEnd: "không được sau Đến ngày",
     notFoundTitle: "Không tìm thấy trang",
     notFoundText: "Đường dẫn này không thuộc về khách hàng nào. Hãy kiểm tra lại đường dẫn bạn được gửi.",
+    tooManyTitle: "Quá nhiều yêu cầu",
+    tooManyText: (seconds: string) =>
+      `Địa chỉ của bạn đã mở quá nhiều đường dẫn không tồn tại trong thời gian ngắn. Vui lòng thử lại sau ${seconds} giây.`,
     errorTitle: "Tạm thời không hiển thị được trang",
     errorText: "Vui lòng thử lại sau ít phút.",
     requestId: "Mã yêu cầu",
@@ -228,6 +215,9 @@ export const MESSAGES = {
     startAfterEnd: "must not be after To",
     notFoundTitle: "Page not found",
     notFoundText: "This link does not belong to any customer. Check the link you were sent.",
+    tooManyTitle: "Too many requests",
+    tooManyText: (seconds: string) =>
+      `Too many links that lead nowhere were opened from your address in a short time. Please try again in ${seconds} seconds.`,
     errorTitle: "This page cannot be shown right now",
     errorText: "Please try again in a few minutes.",
     requestId: "Request id",

@@ -104,7 +104,11 @@ describe("GET /c/:slug", () => {
         header: lang,
       });
       expect(page.headers.get("Vary")).toContain("Accept-Language");
+      // Detected from the request alone: a page cached per language must not set or read a cookie.
+      expect(page.headers.get("Set-Cookie")).toBeNull();
     }
+    const withCookie = await getPage(env, `/c/${customer.slug}`, { Cookie: "language=en" });
+    expect(/<html lang="(\w+)">/.exec(withCookie.html)?.[1]).toBe("vi");
     const { html } = await getPage(env, `/c/${customer.slug}?lang=en`);
     expect(html).toContain("<title>Trần Văn Minh&#39;s portfolio</title>");
     expect(figure(html, "total_realized_pnl").text).toBe("₫783,738");
