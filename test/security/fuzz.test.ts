@@ -1,8 +1,8 @@
 /**
  * Fuzz (issue 7, item 4): thousands of generated requests, from a fixed seed, against the Worker
- * with its production configuration (edge cache and 404 limiter on): random paths under /api and
- * outside, every method, query strings with long, unicode, percent-encoded (valid and not), SQL
- * and JSON values, huge per_page, repeated parameters, odd headers and bodies.
+ * with its production configuration (edge cache and 404 limiter on): random paths under /api, the
+ * customer's page and outside, every method, query strings with long, unicode, percent-encoded
+ * (valid and not), SQL and JSON values, huge per_page, repeated parameters, odd headers and bodies.
  *
  * Every answer must be one of these, exactly:
  * - a preflight (any OPTIONS): 204, no body;
@@ -10,6 +10,7 @@
  * - HEAD: the GET's status, no body;
  * - 304, no body, only to a GET that sent If-None-Match;
  * - the reference page: HTML, 200, only for GET /api/docs;
+ * - the customer's page: an HTML document for GET /c/:slug, 200, 400, 404 or 429;
  * - the OpenAPI document: JSON without `success`, 200, only for GET /api/openapi.json;
  * - everything else JSON with a boolean `success`, true exactly when the status is 200.
  * None is a 5xx; the target's data is unchanged (checksum of every table) and the source was
@@ -253,6 +254,7 @@ function pathFor(rng: Rng, world: World): string {
   if (r < 12) return `/api/transactions/${slugFor(rng, world)}/${accountFor(rng, world)}`;
   if (r < 14) return `/api/${routeWord(rng)}`;
   if (r < 16) return rng.pick(OUTSIDE);
+  if (r < 18) return `/c/${slugFor(rng, world)}`;
   const segments = Array.from({ length: rng.int(4) + 1 }, () => (rng.chance(0.3) ? routeWord(rng) : inUrl(rng, junk(rng))));
   return `${rng.chance(0.7) ? "/api/" : "/"}${segments.join("/")}`;
 }
@@ -340,6 +342,9 @@ function routedPath(url: string): string {
 
 const SCANNER_IP = "2001:db8:f022::5ca0";
 const ALLOWED_STATUSES = new Set([200, 204, 304, 400, 401, 404, 405, 429]);
+/** The customer's page, which answers a person in HTML: the page, a wrong filter, 404 and 429. */
+const CUSTOMER_PAGE = /^\/c\/[^/]+$/;
+const PAGE_STATUSES = new Set([200, 400, 404, 429]);
 
 /** What is wrong with this answer to this request, if anything. */
 function problem(sent: Sent, reply: Reply): string | undefined {
@@ -359,7 +364,11 @@ function problem(sent: Sent, reply: Reply): string | undefined {
       : "unexpected 304";
   }
   if (type.startsWith("text/html")) {
-    return sent.method === "GET" && path === "/api/docs" && reply.status === 200 ? undefined : `HTML for ${path}`;
+    if (sent.method === "GET" && path === "/api/docs" && reply.status === 200) return undefined;
+    if (sent.method === "GET" && CUSTOMER_PAGE.test(path) && PAGE_STATUSES.has(reply.status)) {
+      return /^<!doctype html><html lang="(vi|en)">/.test(reply.text) ? undefined : "a page that is not a document";
+    }
+    return `HTML for ${path}`;
   }
   if (!type.startsWith("application/json")) return `content type "${type}"`;
   if (reply.body === undefined) return "body is not JSON";
