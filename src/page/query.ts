@@ -1,7 +1,8 @@
 /**
- * The page's query string: the trade history filters of 4.3 (validated by the API's own
- * HistoryQuery schema); `lang` is read by the page's language detector (src/routes/page.tsx). A plain HTML form submits every field, the empty ones too,
- * so an empty value means "no filter" here, where the API would call it invalid.
+ * The page's query string: the trade history filters of 4.3, validated by the API's own
+ * HistoryQuery schema (`lang` is the page's language detector's, in src/routes/page.tsx). A
+ * plain HTML form submits every field, the empty ones too, so an empty value means "no filter"
+ * here, where the API would call it invalid.
  */
 import { HistoryQuery } from "../schemas";
 import type { Lang } from "./i18n";
