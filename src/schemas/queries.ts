@@ -5,6 +5,7 @@
  * an uncached answer to the same URL never differ.
  */
 import { z } from "@hono/zod-openapi";
+import { calendarDate } from "./dates";
 
 const firstValue = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 
@@ -33,12 +34,7 @@ export const MAX_PER_PAGE = 100;
 /** Keeps the row offset far inside Postgres' bigint and JavaScript's safe integers. */
 const MAX_PAGE = 1_000_000_000;
 
-const date = (description: string) =>
-  queryParam(z.iso.date("must be a real date written YYYY-MM-DD").optional()).openapi({
-    description,
-    example: "2024-01-31",
-    maxLength: 10,
-  });
+const date = (description: string) => queryParam(calendarDate(description).optional());
 
 /** A code of letters and digits, typed in any case and compared in the one its column keeps. */
 const code = (pattern: RegExp, message: string, oneCase: (code: string) => string) =>

@@ -115,6 +115,25 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("describes the dates the history takes: format date, the range in words and in a pattern", async () => {
+    const document = await openApiDocument();
+    for (const path of ["/api/transactions/{slug}", "/api/transactions/{slug}/{accountId}"]) {
+      const parameters = document.paths[path]!.get!.parameters as unknown as Array<{
+        name: string;
+        schema: { type: string; format: string; pattern: string; description: string };
+      }>;
+      for (const name of ["start_date", "end_date"]) {
+        const schema = parameters.find((p) => p.name === name)!.schema;
+        expect({ type: schema.type, format: schema.format }, `${path} ${name}`).toEqual({ type: "string", format: "date" });
+        expect(schema.description, `${path} ${name}`).toContain("from 0001-01-01 to 9999-12-31");
+        const pattern = new RegExp(schema.pattern);
+        for (const date of ["0001-01-01", "0099-12-31", "2024-02-29", "9999-12-31"]) expect(pattern.test(date), date).toBe(true);
+        for (const date of ["0000-01-01", "10000-01-01", "2024-13-01", "2024-01-32", "2024-1-05"])
+          expect(pattern.test(date), date).toBe(false);
+      }
+    }
+  });
+
   it("gives each route's 400 an example of its own parameters", async () => {
     const document = await openApiDocument();
     const example = (path: string, method: string) =>

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { STYLESHEET } from "../../src/page/styles";
 import { setFault } from "../support/databases";
-import { MALFORMED_SLUGS, withInvestor } from "../api/fixture";
+import { BAD_DATES, EDGE_DATES, MALFORMED_SLUGS, withInvestor } from "../api/fixture";
 import { figure, getPage, historyIds, relLink, tableRows } from "./html";
 
 async function sha256(text: string): Promise<string> {
@@ -104,7 +104,11 @@ describe("GET /c/:slug", () => {
         header: lang,
       });
       expect(page.headers.get("Vary")).toContain("Accept-Language");
+      // Detected from the request alone: a page cached per language must not set or read a cookie.
+      expect(page.headers.get("Set-Cookie")).toBeNull();
     }
+    const withCookie = await getPage(env, `/c/${customer.slug}`, { Cookie: "language=en" });
+    expect(/<html lang="(\w+)">/.exec(withCookie.html)?.[1]).toBe("vi");
     const { html } = await getPage(env, `/c/${customer.slug}?lang=en`);
     expect(html).toContain("<title>Trần Văn Minh&#39;s portfolio</title>");
     expect(figure(html, "total_realized_pnl").text).toBe("₫783,738");
@@ -170,6 +174,32 @@ describe("GET /c/:slug", () => {
     expect(order.status).toBe(400);
     expect(order.html).toContain('<li data-field="start_date">From: must not be after To</li>');
     expect(order.html).toContain('<input type="date" name="start_date" value="2024-03-01"/>');
+  });
+
+  it("takes dates from 0001-01-01 to 9999-12-31 and answers any other, year 0000 included, with the 400 page", async () => {
+    const { env, customer, expected } = await withInvestor();
+    for (const date of BAD_DATES) {
+      for (const field of ["start_date", "end_date"]) {
+        const page = await getPage(env, `/c/${customer.slug}?lang=en&${field}=${encodeURIComponent(date)}`);
+        expect({ field, date, status: page.status }).toEqual({ field, date, status: 400 });
+        const name = field === "start_date" ? "From" : "To";
+        expect(page.html).toContain(`<li data-field="${field}">${name}: must be a real date from 1 Jan 0001 to 31 Dec 9999</li>`);
+        expect(historyIds(page.html)).toEqual([]);
+      }
+    }
+    const vi = await getPage(env, `/c/${customer.slug}?start_date=0000-01-01`);
+    expect(vi.html).toContain('<li data-field="start_date">Từ ngày: phải là một ngày có thật, từ 01/01/0001 đến 31/12/9999</li>');
+
+    const t = expected.trades;
+    const all = [t.t6, t.t5, t.t4, t.t3, t.t2, t.t1].map((x) => x.id);
+    for (const date of EDGE_DATES) {
+      const early = date < "2024-01-05";
+      const from = await getPage(env, `/c/${customer.slug}?start_date=${date}`);
+      const to = await getPage(env, `/c/${customer.slug}?end_date=${date}`);
+      expect({ date, from: from.status, to: to.status }).toEqual({ date, from: 200, to: 200 });
+      expect(historyIds(from.html), date).toEqual(early ? all : []);
+      expect(historyIds(to.html), date).toEqual(early ? [] : all);
+    }
   });
 
   it("shows a 404 page for an unknown or malformed slug", async () => {

@@ -64,7 +64,7 @@ async function burstThen(scanner: Client, path: string, headers?: Record<string,
 }
 
 describe("security headers", () => {
-  it("are on every response: 200, 304, 400, 401, 404, 429, 500, 503, HEAD, OPTIONS and the docs page", async () => {
+  it("are on every response: 200, 304, 400, 401, 404, 405, 429, 500, 503, HEAD, OPTIONS and the docs page", async () => {
     const { dbs, client, customer } = await withCustomer();
     const cases: Array<[string, number, () => Promise<Reply>]> = [
       ["profile", 200, () => client.get(`/api/customers/${customer.slug}`)],
@@ -76,6 +76,7 @@ describe("security headers", () => {
       ["sync without key", 401, () => client.send("/api/sync", { method: "POST" })],
       ["unknown slug", 404, () => client.from(newIp()).get(`/api/customers/${newSlug()}`)],
       ["unknown route", 404, () => client.from(newIp()).get("/nope")],
+      ["method a path does not take", 405, () => client.send("/api/sync/status", { method: "POST" })],
       [
         "preflight",
         204,
