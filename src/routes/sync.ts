@@ -30,7 +30,7 @@ const SyncData = z.strictObject({
   run_id: z.uuid(),
   mode: z.enum(["delta", "full"]),
   complete: z.boolean().openapi({ description: "False when the run stopped at its budget; the next run continues" }),
-  synced_rows: count.openapi({ description: "Rows of the six synced tables inserted, updated or deleted in the target" }),
+  synced_rows: count.openapi({ description: "Rows of the synced tables inserted, updated or deleted in the target" }),
   rejected_rows: count.openapi({ description: "Rows this run set aside as no ledger can hold them" }),
   pending_rows: count.openapi({ description: "Rows held after the run because a parent is not in the target yet" }),
   duration_ms: count,
@@ -43,6 +43,10 @@ const SyncData = z.strictObject({
   holdings_recomputed: count,
   metrics_recomputed: count,
   changed_customers: count.openapi({ description: "Customers whose cached responses were invalidated" }),
+  prices_changed: count.openapi({
+    description:
+      "Stock codes whose latest close changed; every cached answer carrying a valuation was invalidated with one delete",
+  }),
 });
 
 // The engine's report and the documented body are one shape: the compiler holds them together.

@@ -1,7 +1,7 @@
 /**
  * What a run did, as the API returns it and as its history row keeps it.
  *
- * `synced_rows` counts rows of the six synced tables that the run inserted, updated or deleted
+ * `synced_rows` counts rows of the synced tables that the run inserted, updated or deleted
  * in the target: rows written because they differed (tombstones and restores included), child
  * rows whose copied `customer_id` followed their account, rows taken off the slug they lost,
  * and rows removed because the source no longer has them. Rows re-read but identical, rows set
@@ -53,6 +53,8 @@ export interface SyncReport {
   metrics_recomputed: number;
   /** Customers whose cached responses were invalidated. */
   changed_customers: number;
+  /** Stock codes whose latest close changed: their holders' valuations, not their P&L. */
+  prices_changed: number;
 }
 
 /** Adds up what a run did as it goes, and remembers which served data became stale. */
@@ -67,6 +69,7 @@ export class Tally {
   holdingsRecomputed = 0;
   metricsRecomputed = 0;
   metricsMs = 0;
+  pricesChanged = 0;
 
   add(stream: StreamName, applied: Applied): void {
     const report = this.streams[stream];
@@ -107,6 +110,7 @@ export class Tally {
       holdings_recomputed: this.holdingsRecomputed,
       metrics_recomputed: this.metricsRecomputed,
       changed_customers: this.staleSlugs.size,
+      prices_changed: this.pricesChanged,
     };
   }
 }

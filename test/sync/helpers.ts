@@ -11,7 +11,15 @@
  */
 import { expect } from "vitest";
 import type { Sql } from "../../src/db/client";
-import type { AccountRow, BrokerRow, CustomerRow, HoldingRow, StaffRow, TransactionRow } from "../../src/db/source";
+import type {
+  AccountRow,
+  BrokerRow,
+  CustomerRow,
+  HoldingRow,
+  StaffRow,
+  StockPriceRow,
+  TransactionRow,
+} from "../../src/db/source";
 import { servedAccount } from "../../src/db/served";
 import { combinePartials, computeMetrics, type HoldingPartial } from "../../src/domain";
 import { getConfig, type Env } from "../../src/env";
@@ -92,14 +100,15 @@ interface SourceBook {
   accounts: AccountRow[];
   holdings: HoldingRow[];
   transactions: TransactionRow[];
+  stock_prices: StockPriceRow[];
 }
 
 async function readSourceBook(source: Sql): Promise<SourceBook> {
   const all = (table: string) => source.query(`select * from ${table} order by id`);
-  const [brokers, staff, customers, accounts, holdings, transactions] = await Promise.all(
-    ["brokers", "staff", "customers", "accounts", "holdings", "transactions"].map(all),
+  const [brokers, staff, customers, accounts, holdings, transactions, stock_prices] = await Promise.all(
+    ["brokers", "staff", "customers", "accounts", "holdings", "transactions", "stock_prices"].map(all),
   );
-  return { brokers, staff, customers, accounts, holdings, transactions } as unknown as SourceBook;
+  return { brokers, staff, customers, accounts, holdings, transactions, stock_prices } as unknown as SourceBook;
 }
 
 const STOCK_CODE = /^[A-Z0-9]{1,10}$/;
