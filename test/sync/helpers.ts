@@ -30,6 +30,7 @@ import { runSync } from "../../src/sync/run";
 import { STREAMS } from "../../src/sync/streams";
 import { Book, twoCustomerBook, writeSource } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
+import { holdingValuation, latestCloses, valuationOf } from "../support/valuation";
 import { getJson } from "../support/worker";
 
 /** POST /api/sync with the configured admin key (or `key`), as an operator would. */
@@ -150,6 +151,7 @@ export async function referenceServed(
   const staffById = new Map(book.staff.map((s) => [s.id, s]));
   const servedCustomers = book.customers.filter((c) => isLive(c) && acceptable.customer(c) && staffById.has(c.staff_id));
   const brokerJson = (b: BrokerRow) => ({ id: b.id, name: b.name, code: b.code });
+  const closes = latestCloses(book.stock_prices);
 
   const customers = servedCustomers.map((c) => {
     const staff = staffById.get(c.staff_id)!;
@@ -162,8 +164,8 @@ export async function referenceServed(
       account_no: a.account_no,
       broker: brokerJson(brokerById.get(a.broker_id)!),
     });
-    const holdings = book.holdings
-      .filter((h) => accountById.has(h.account_id) && isLive(h) && acceptable.holding(h))
+    const servedHoldings = book.holdings.filter((h) => accountById.has(h.account_id) && isLive(h) && acceptable.holding(h));
+    const holdings = servedHoldings
       .map((h) => ({ h, a: accountById.get(h.account_id)! }))
       .sort(byKey(({ h, a }) => [h.stock_code, brokerById.get(a.broker_id)!.code, a.account_no, h.id]))
       .map(({ h, a }) => ({
@@ -173,6 +175,7 @@ export async function referenceServed(
         quantity: h.quantity,
         avg_cost: num(h.avg_cost),
         total_cost: num(h.total_cost),
+        ...holdingValuation(h, closes),
         account: accountRef(a),
       }));
     const trades = book.transactions.filter((t) => accountById.has(t.account_id) && isLive(t) && acceptable.transaction(t));
@@ -208,7 +211,9 @@ export async function referenceServed(
         broker: brokerJson(brokerById.get(a.broker_id)!),
       })),
     };
-    return { slug: c.slug, aggregate: { customer, portfolio: holdings, ...computeMetrics(trades) }, history };
+    const metrics = computeMetrics(trades);
+    const stats = { ...metrics.stats, valuation: valuationOf(servedHoldings, closes) };
+    return { slug: c.slug, aggregate: { customer, portfolio: holdings, stats, analytics: metrics.analytics }, history };
   });
   const served = new Set(customers.map((c) => c.slug));
   return {

@@ -6,12 +6,13 @@
  */
 import { sql } from "drizzle-orm";
 import { EMPTY_METRICS } from "../../domain/empty";
-import type { CustomerMetrics } from "../../domain/types";
-import type { Customer, Holding, Lookup } from "./types";
+import type { CustomerMetrics, Stats } from "../../domain/types";
+import type { Customer, Holding, Lookup, ServedStats, Valuation } from "./types";
 import type { Db } from "../client";
 import { customerMetrics, customers, staff } from "../schema";
 import { live } from "../served";
 import { customerJson, portfolioJson } from "./shapes";
+import { valuationJson } from "./valuation";
 
 /** A served customer by slug: live, and with its staff member in the target (DESIGN §7). */
 const bySlug = (slug: Lookup) => sql`${customers.slug} = ${slug} and ${sql.raw(live(`"customers"`))}`;
@@ -51,15 +52,32 @@ async function findStoredMetric<K extends keyof CustomerMetrics>(
   return row && (row.value ?? EMPTY_METRICS[metric]);
 }
 
-export const findStats = (db: Db, slug: Lookup) => findStoredMetric(db, slug, "stats");
 export const findAnalytics = (db: Db, slug: Lookup) => findStoredMetric(db, slug, "analytics");
 
-export interface Aggregate extends CustomerMetrics {
-  customer: Customer;
-  portfolio: Holding[];
+/** The stored stats beside the valuation, as the statement returns them. */
+const withValuation = (stats: Stats | null, valuation: Valuation): ServedStats => ({
+  ...(stats ?? EMPTY_METRICS.stats),
+  valuation,
+});
+
+export async function findStats(db: Db, slug: Lookup): Promise<ServedStats | undefined> {
+  const { rows } = await db.execute<{ stats: Stats | null; valuation: Valuation }>(sql`
+    select ${customerMetrics.stats} as stats, ${valuationJson} as valuation
+    from ${customers} ${withStaff} ${withMetrics}
+    where ${bySlug(slug)}`);
+  const row = rows[0];
+  return row && withValuation(row.stats, row.valuation);
 }
 
-type AggregateRow = Omit<Aggregate, keyof CustomerMetrics> & { [K in keyof CustomerMetrics]: CustomerMetrics[K] | null };
+export interface Aggregate extends Omit<CustomerMetrics, "stats"> {
+  customer: Customer;
+  portfolio: Holding[];
+  stats: ServedStats;
+}
+
+type AggregateRow = Pick<Aggregate, "customer" | "portfolio"> & {
+  [K in keyof CustomerMetrics]: CustomerMetrics[K] | null;
+} & { valuation: Valuation };
 
 export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | undefined> {
   return aggregateOf((await aggregateQuery(db, slug)).rows);
@@ -72,7 +90,7 @@ export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | u
 export function aggregateQuery(db: Db, slug: Lookup) {
   return db.execute<AggregateRow>(sql`
     select ${customerJson} as customer, ${portfolioJson} as portfolio,
-      ${customerMetrics.stats} as stats, ${customerMetrics.analytics} as analytics
+      ${customerMetrics.stats} as stats, ${customerMetrics.analytics} as analytics, ${valuationJson} as valuation
     from ${customers} ${withStaff} ${withMetrics}
     where ${bySlug(slug)}`);
 }
@@ -83,7 +101,7 @@ export function aggregateOf(rows: readonly AggregateRow[]): Aggregate | undefine
   return {
     customer: row.customer,
     portfolio: row.portfolio,
-    stats: row.stats ?? EMPTY_METRICS.stats,
+    stats: withValuation(row.stats, row.valuation),
     analytics: row.analytics ?? EMPTY_METRICS.analytics,
   };
 }

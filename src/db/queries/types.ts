@@ -4,6 +4,7 @@
  * so the SQL and the contract cannot drift apart, while the database layer needs nothing from
  * the HTTP layer above it.
  */
+import type { Stats } from "../../domain/types";
 
 /** A path parameter as the queries receive it: the value, or null when it names nothing. */
 export type Lookup = string | null;
@@ -53,6 +54,11 @@ export interface Holding {
   quantity: number;
   avg_cost: number;
   total_cost: number;
+  /** The stock's latest live close as stored (DESIGN §6.1); these four are null without a price. */
+  market_price: number | null;
+  price_date: string | null;
+  market_value: number | null;
+  unrealized_pnl: number | null;
   account: AccountRef;
 }
 
@@ -80,3 +86,20 @@ export interface HistoryFilters {
   start_date?: string;
   end_date?: string;
 }
+
+/** What the customer's served holdings are worth at their stocks' latest closes (DESIGN §6.1). */
+export interface Valuation {
+  as_of: string | null;
+  cost: number;
+  priced_cost: number;
+  market_value: number;
+  unrealized_pnl: number;
+  priced_holdings: number;
+  unpriced_holdings: number;
+}
+
+/**
+ * Stats as served: the stored figures, plus the valuation read with them from the holdings and
+ * their latest closes, which a price change moves without the stored figures changing.
+ */
+export type ServedStats = Stats & { valuation: Valuation };
