@@ -306,7 +306,7 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
   );
 }
 
-/** Allocation by cost: each holding's share of the total cost of all holdings. */
+/** A holding's share of the portfolio, as a bar beside its percentage. */
 function AllocationBar(props: { share: number }) {
   const width = 60;
   return (
@@ -317,12 +317,24 @@ function AllocationBar(props: { share: number }) {
   );
 }
 
+/** A money figure the API may leave null (an unpriced holding): "no price" then, with an empty value. */
+function MaybeMoney(props: { v: View; value: number | null; signed?: boolean }) {
+  if (props.value === null) return <data value="">{props.v.t.noPrice}</data>;
+  return <Money v={props.v} value={props.value} signed={props.signed} />;
+}
+
+/** Whole cents of an amount, so totals are the exact sums of the amounts shown. */
+const cents = (amount: number) => Math.round(amount * 100);
+
 export function Holdings(props: { v: View; aggregate: Aggregate }) {
   const { v } = props;
   const holdings = props.aggregate.portfolio;
-  // Whole cents, so the total is the exact sum of the amounts shown.
-  const totalCost = holdings.reduce((sum, h) => sum + Math.round(h.total_cost * 100), 0) / 100;
-  const share = (h: Holding) => (totalCost > 0 ? h.total_cost / totalCost : 0);
+  const { valuation } = props.aggregate.stats;
+  const totalCost = holdings.reduce((sum, h) => sum + cents(h.total_cost), 0) / 100;
+  // Allocation by market value; an unpriced holding weighs its cost, and says so.
+  const weight = (h: Holding) => h.market_value ?? h.total_cost;
+  const totalWeight = holdings.reduce((sum, h) => sum + cents(weight(h)), 0) / 100;
+  const share = (h: Holding) => (totalWeight > 0 ? weight(h) / totalWeight : 0);
   return (
     <Section id="holdings" title={v.t.holdings}>
       <DataTable
@@ -336,11 +348,29 @@ export function Holdings(props: { v: View; aggregate: Aggregate }) {
           { head: v.t.avgCost, num: true, cell: (h) => <Money v={v} value={h.avg_cost} /> },
           { head: v.t.totalCost, num: true, cell: (h) => <Money v={v} value={h.total_cost} /> },
           {
+            head: v.t.marketPrice,
+            num: true,
+            cell: (h) =>
+              h.market_price === null || h.price_date === null ? (
+                <data value="">{v.t.noPrice}</data>
+              ) : (
+                <>
+                  <data value={String(h.market_price)}>{v.f.price(h.market_price)}</data>
+                  <small>
+                    <Day v={v} iso={h.price_date} />
+                  </small>
+                </>
+              ),
+          },
+          { head: v.t.marketValue, num: true, cell: (h) => <MaybeMoney v={v} value={h.market_value} /> },
+          { head: v.t.unrealizedPnl, num: true, cell: (h) => <MaybeMoney v={v} value={h.unrealized_pnl} signed /> },
+          {
             head: v.t.allocation,
             num: true,
             cell: (h) => (
               <>
                 {v.f.percent(share(h))}
+                {h.market_value === null ? <small> ({v.t.byCost})</small> : null}
                 <AllocationBar share={share(h)} />
               </>
             ),
@@ -357,11 +387,49 @@ export function Holdings(props: { v: View; aggregate: Aggregate }) {
               <td class="num">
                 <Money v={v} value={totalCost} />
               </td>
-              <td class="num">{v.f.percent(totalCost > 0 ? 1 : 0)}</td>
+              <td />
+              <td class="num">
+                <Money v={v} value={valuation.market_value} />
+              </td>
+              <td class="num">
+                <Money v={v} value={valuation.unrealized_pnl} signed />
+              </td>
+              <td class="num">{v.f.percent(totalWeight > 0 ? 1 : 0)}</td>
             </tr>
           </tfoot>
         }
       />
+    </Section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the portfolio is worth at the latest closes (DESIGN §6.1), beside the realized figures.
+
+export function Valuation(props: { v: View; aggregate: Aggregate }) {
+  const { v } = props;
+  const { valuation } = props.aggregate.stats;
+  if (valuation.priced_holdings + valuation.unpriced_holdings === 0) return null;
+  return (
+    <Section id="valuation" title={v.t.valuation}>
+      {valuation.as_of === null ? <p>{v.t.noPrices}</p> : null}
+      <dl class="cards">
+        <Figure name="market_value" term={v.t.marketValue}>
+          <Money v={v} value={valuation.market_value} />
+          {valuation.as_of === null ? null : (
+            <small>
+              {v.t.asOf} <time datetime={valuation.as_of}>{v.f.date(valuation.as_of)}</time>
+            </small>
+          )}
+        </Figure>
+        <Figure name="unrealized_pnl" term={v.t.unrealizedPnl}>
+          <Money v={v} value={valuation.unrealized_pnl} signed />
+        </Figure>
+        <Figure name="priced_cost" term={v.t.pricedCost}>
+          <Money v={v} value={valuation.priced_cost} />
+          {valuation.unpriced_holdings > 0 ? <small>{v.t.unpricedNote(v.f.count(valuation.unpriced_holdings))}</small> : null}
+        </Figure>
+      </dl>
     </Section>
   );
 }

@@ -6,7 +6,7 @@
  * changes the customer makes the page fresh too.
  */
 import { type Context, Hono } from "hono";
-import { cached, forCustomer, type Resource, resourceKey } from "../cache";
+import { cached, forValuedCustomer, type Resource, resourceKey } from "../cache";
 import { createMiddleware } from "hono/factory";
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -17,7 +17,18 @@ import { Document } from "../page/document";
 import { formatFor } from "../page/format";
 import { type Lang, MESSAGES } from "../page/i18n";
 import { filterParams, pageLanguage, parseFilters } from "../page/query";
-import { Accounts, Charts, History, type HistoryState, Holdings, PageHeader, Summary, TopDeals, viewFor } from "../page/sections";
+import {
+  Accounts,
+  Charts,
+  History,
+  type HistoryState,
+  Holdings,
+  PageHeader,
+  Summary,
+  TopDeals,
+  Valuation,
+  viewFor,
+} from "../page/sections";
 import { stylesheetHash } from "../page/styles";
 import { SlugParams } from "../schemas";
 
@@ -90,7 +101,7 @@ export const page = new Hono<AppEnv>()
   .get(
     "/c/:slug",
     cached(
-      forCustomer,
+      forValuedCustomer,
       pageResource,
     )(async (c: Context<AppEnv, "/c/:slug">) => {
       const url = new URL(c.req.url);
@@ -121,6 +132,7 @@ export const page = new Hono<AppEnv>()
         <PageHeader v={v} aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
         <>
           <Accounts v={v} aggregate={aggregate} />
+          <Valuation v={v} aggregate={aggregate} />
           <Summary v={v} aggregate={aggregate} />
           <Charts v={v} aggregate={aggregate} />
           <Holdings v={v} aggregate={aggregate} />
