@@ -50,3 +50,13 @@ export const transactionColumns = () => ({
   fee: money("fee").notNull(),
   personalTax: money("personal_tax").notNull(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Closing prices (DESIGN §6.1, §7): a reference table, owned by no customer.
+
+/** One stock's official close on one trading day, in đồng per share, not adjusted. */
+export const stockPriceColumns = () => ({
+  stockCode: text("stock_code").notNull(),
+  tradeDate: date("trade_date", { mode: "string" }).notNull(),
+  closePrice: money("close_price").notNull(),
+});

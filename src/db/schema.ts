@@ -1,7 +1,7 @@
 /**
  * The serving (target) database: what the public API reads and the sync writes.
  *
- * The six data tables mirror every source row (src/db/source.ts), soft-deleted ones included,
+ * The data tables mirror every source row (src/db/source.ts), soft-deleted ones included,
  * with three columns of their own (DESIGN §7):
  * - `deleted_at`, the source's tombstone: a soft delete hides a row without losing it, so
  *   restoring it in the source (its owned rows unchanged) serves everything again;
@@ -34,7 +34,16 @@ import {
 import type { OpenLot } from "../domain/fifo";
 import type { HoldingPartial } from "../domain/partial";
 import type { Analytics, Stats } from "../domain/types";
-import { accountColumns, brokerColumns, customerColumns, holdingColumns, staffColumns, transactionColumns } from "./contract";
+import {
+  accountColumns,
+  brokerColumns,
+  customerColumns,
+  holdingColumns,
+  money,
+  staffColumns,
+  stockPriceColumns,
+  transactionColumns,
+} from "./contract";
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, precision: 6, mode: "string" });
 /** The columns every synced table adds to its source columns. */
@@ -101,6 +110,38 @@ export const transactions = pgTable(
     check("transactions_type_check", sql`${t.type} in ('buy', 'sell')`),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Closing prices and what values the holdings (DESIGN §6.1).
+
+/**
+ * Every source close, tombstones and rejected rows included, like the other mirrored tables. No
+ * unique (stock_code, trade_date): rows arrive in any order (a close deleted outright and
+ * booked again under a new id is repaired by reconciliation), and latest_prices decides.
+ */
+export const stockPrices = pgTable("stock_prices", { id: sourceId(), ...stockPriceColumns(), ...mirrored() }, (t) => [
+  index("stock_prices_stock_date_idx").on(t.stockCode, t.tradeDate.desc()),
+]);
+
+/**
+ * The close every holding of a stock is valued at: the live close with the latest trade date.
+ * The sync keeps it in step set-based from the codes whose closes changed (prices_pending), so
+ * a price day costs one pass over the day's closes; reads join it by stock code, in their one
+ * statement, instead of anything being stored per customer.
+ */
+export const latestPrices = pgTable("latest_prices", {
+  stockCode: text("stock_code").primaryKey(),
+  tradeDate: date("trade_date", { mode: "string" }).notNull(),
+  closePrice: money("close_price").notNull(),
+});
+
+/**
+ * Stock codes whose latest close may have changed, written with the price rows that changed it
+ * (in the same transaction), and emptied when latest_prices is brought up to date.
+ */
+export const pricesPending = pgTable("prices_pending", {
+  stockCode: text("stock_code").primaryKey(),
+});
 
 /**
  * Stats and analytics per customer, as served: the merge of the partials of the holdings in the

@@ -8,7 +8,15 @@
  */
 import { sql } from "drizzle-orm";
 import { type AnyPgColumn, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { accountColumns, brokerColumns, customerColumns, holdingColumns, staffColumns, transactionColumns } from "./contract";
+import {
+  accountColumns,
+  brokerColumns,
+  customerColumns,
+  holdingColumns,
+  staffColumns,
+  stockPriceColumns,
+  transactionColumns,
+} from "./contract";
 
 /** Columns every source table carries, and the cursor index built on them. */
 const tracked = {
@@ -66,6 +74,15 @@ export const sourceTransactions = pgTable(
   ],
 );
 
+/**
+ * Closing prices: a reference table with no owner (DESIGN §7), one row per stock and trading
+ * day. A back office without prices leaves it empty and nothing is valued.
+ */
+export const sourceStockPrices = pgTable("stock_prices", { ...tracked, ...stockPriceColumns() }, (t) => [
+  index("stock_prices_cursor_idx").on(t.updatedAt, t.id),
+  uniqueIndex("stock_prices_stock_date_key").on(t.stockCode, t.tradeDate),
+]);
+
 /** The synced streams, in foreign-key order: a parent always arrives before its children. */
 export const sourceTables = {
   brokers: sourceBrokers,
@@ -74,6 +91,7 @@ export const sourceTables = {
   accounts: sourceAccounts,
   holdings: sourceHoldings,
   transactions: sourceTransactions,
+  stock_prices: sourceStockPrices,
 } as const;
 
 /*
@@ -131,4 +149,11 @@ export type TransactionRow = SourceRow & {
   total_value: string;
   fee: string;
   personal_tax: string;
+};
+
+/** A close in đồng per share (a back office storing thousands of đồng converts). */
+export type StockPriceRow = SourceRow & {
+  stock_code: string;
+  trade_date: string;
+  close_price: string;
 };

@@ -13,6 +13,8 @@ import { type Lang, MESSAGES } from "./i18n";
  */
 export interface Format {
   money(value: Decimal): string;
+  /** A close per share: up to the 4 decimals the back office stores. */
+  price(value: Decimal): string;
   /** Short, for chart axes: "1,2 Tr ₫". */
   compactMoney(value: number): string;
   count(value: number): string;
@@ -47,6 +49,12 @@ function build(lang: Lang): Format {
     minimumFractionDigits: 0,
     maximumFractionDigits: 2,
   });
+  const price = new Intl.NumberFormat(locale, {
+    style: "currency",
+    currency: "VND",
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 4,
+  });
   const compact = new Intl.NumberFormat(locale, {
     style: "currency",
     currency: "VND",
@@ -64,6 +72,7 @@ function build(lang: Lang): Format {
 
   return {
     money: (v) => money.format(exact(v)),
+    price: (v) => price.format(exact(v)),
     compactMoney: (v) => compact.format(v),
     count: (v) => count.format(v),
     percent: (v) => percent.format(v),

@@ -10,7 +10,7 @@ import { createMiddleware } from "hono/factory";
 import type { Child } from "hono/jsx";
 import { languageDetector } from "hono/language";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { cached, forCustomer, type Resource, resourceKey } from "../cache";
+import { cached, forValuedCustomer, type Resource, resourceKey } from "../cache";
 import type { AppEnv } from "../context";
 import { type Aggregate, findAggregate, findCustomerPage } from "../db/queries";
 import { onError } from "../error-handler";
@@ -20,7 +20,18 @@ import { formatFor } from "../page/format";
 import { LANGS, type Lang, MESSAGES } from "../page/i18n";
 import { filterParams, parseFilters } from "../page/query";
 import { limitNotFound } from "../rate-limit";
-import { Accounts, Charts, History, type HistoryState, Holdings, PageHeader, Summary, TopDeals, viewFor } from "../page/sections";
+import {
+  Accounts,
+  Charts,
+  History,
+  type HistoryState,
+  Holdings,
+  PageHeader,
+  Summary,
+  TopDeals,
+  Valuation,
+  viewFor,
+} from "../page/sections";
 import { stylesheetHash } from "../page/styles";
 import { SlugParams } from "../schemas";
 
@@ -130,7 +141,7 @@ export const page = new Hono<AppEnv>()
     "/c/:slug",
     limitNotFound,
     cached(
-      forCustomer,
+      forValuedCustomer,
       pageResource,
     )(async (c: Context<AppEnv, "/c/:slug">) => {
       const url = new URL(c.req.url);
@@ -161,6 +172,7 @@ export const page = new Hono<AppEnv>()
         <PageHeader v={v} aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
         <>
           <Accounts v={v} aggregate={aggregate} />
+          <Valuation v={v} aggregate={aggregate} />
           <Summary v={v} aggregate={aggregate} />
           <Charts v={v} aggregate={aggregate} />
           <Holdings v={v} aggregate={aggregate} />

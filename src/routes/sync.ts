@@ -57,6 +57,10 @@ const SyncData = z.strictObject({
   holdings_recomputed: count,
   metrics_recomputed: count,
   changed_customers: count.openapi({ description: "Customers whose cached responses were invalidated" }),
+  prices_changed: count.openapi({
+    description:
+      "Stock codes whose latest close changed; every cached answer carrying a valuation was invalidated with one delete",
+  }),
 });
 
 // The engine's report and the documented body are one shape: the compiler holds them together.

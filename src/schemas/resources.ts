@@ -6,7 +6,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import type * as Read from "../db/queries/types";
-import type { Analytics as ComputedAnalytics, Stats as ComputedStats } from "../domain/types";
+import type { Analytics as ComputedAnalytics } from "../domain/types";
 import { exactNumber, money } from "./decimal";
 
 // Ids come from the back office, so any uuid Postgres stores is accepted, not only RFC 4122 ones.
@@ -62,6 +62,55 @@ export const AccountRef = z
   .strictObject({ id, account_no: Account.shape.account_no, broker: Broker })
   .openapi("AccountRef") satisfies z.ZodType<Read.AccountRef>;
 
+// ---------------------------------------------------------------------------------------------
+// Valuation at the latest closes (DESIGN §6.1): declared once here, used by Holding and Stats.
+
+const UNPRICED = "null when the stock has no close";
+
+/** A holding's valuation fields: all four null together when its stock has no price. */
+function holdingValuation() {
+  return {
+    market_price: money(121500.5)
+      .nullable()
+      .openapi({
+        description: `The stock's latest official close in đồng per share, as the back office stored it (up to 4 decimals, unadjusted); ${UNPRICED}`,
+      }),
+    price_date: date.nullable().openapi({ description: `The trading day of \`market_price\`; ${UNPRICED}` }),
+    market_value: money(182250750)
+      .nullable()
+      .openapi({ description: `\`quantity × market_price\`, rounded once to 2 places; ${UNPRICED}` }),
+    unrealized_pnl: money(34575000)
+      .nullable()
+      .openapi({ description: `\`market_value − total_cost\`, exact then rounded once to 2 places; ${UNPRICED}` }),
+  };
+}
+
+function valuationSchema() {
+  return z
+    .strictObject({
+      as_of: date
+        .nullable()
+        .openapi({ description: "The latest `price_date` among the priced holdings; null when none is priced" }),
+      cost: money(155175900).openapi({ description: "Sum of `total_cost` over all the customer's holdings" }),
+      priced_cost: money(147675750).openapi({ description: "Sum of `total_cost` over the priced holdings" }),
+      market_value: money(182250750).openapi({
+        description: "Sum of `market_value` over the priced holdings (exact, rounded once)",
+      }),
+      unrealized_pnl: money(34575000).openapi({
+        description: "`market_value − priced_cost` (exact, rounded once); 0 when no holding is priced",
+      }),
+      priced_holdings: z.number().int().openapi({ description: "Holdings whose stock has a close", example: 4 }),
+      unpriced_holdings: z
+        .number()
+        .int()
+        .openapi({ description: "Holdings whose stock has no close: counted in `cost` only, never estimated", example: 1 }),
+    })
+    .openapi("Valuation", {
+      description:
+        "What the holdings are worth at each stock's latest close; no price is ever estimated, and each holding shows its own `price_date`",
+    }) satisfies z.ZodType<Read.Valuation>;
+}
+
 export const Holding = z
   .strictObject({
     id,
@@ -70,6 +119,7 @@ export const Holding = z
     quantity: shares(1500),
     avg_cost: money(98450.5).openapi({ description: "Average cost per share" }),
     total_cost: money(147675750).openapi({ description: "Total cost of the position" }),
+    ...holdingValuation(),
     account: AccountRef,
   })
   .openapi("Holding") satisfies z.ZodType<Read.Holding>;
@@ -114,8 +164,11 @@ export const Stats = z
     date_range: z
       .strictObject({ from: date.nullable(), to: date.nullable() })
       .openapi({ description: "First and last trade date; both null without trades" }),
+    valuation: valuationSchema(),
   })
-  .openapi("Stats", { description: "Realized profit and loss statistics" }) satisfies z.ZodType<ComputedStats>;
+  .openapi("Stats", {
+    description: "Realized profit and loss statistics, and what the holdings are worth at the latest closes",
+  }) satisfies z.ZodType<Read.ServedStats>;
 
 export const Deal = z
   .strictObject({

@@ -18,7 +18,7 @@
  */
 import { getTableName } from "drizzle-orm";
 import type { Sql } from "../db/client";
-import { holdingsPending, metricsPending, MIRRORED } from "../db/schema";
+import { holdingsPending, metricsPending, MIRRORED, pricesPending } from "../db/schema";
 import { int, oneRow, texts, type Row, type Statement } from "./database";
 import { derivingFrom, STREAMS, type Stream, type StreamName } from "./streams";
 
@@ -68,17 +68,26 @@ const decodeApplied = (r: Row): Applied => ({
 
 const METRICS_PENDING = getTableName(metricsPending);
 const HOLDINGS_PENDING = getTableName(holdingsPending);
+const PRICES_PENDING = getTableName(pricesPending);
 
 /** CTEs recording the work a change leaves: `rels` are relations of changed rows (before, after). */
 function pendingWork(stream: Stream, rels: string[]): string[] {
-  const ctes = [
-    `pending_customers as (
+  const ctes: string[] = [];
+  if (stream.customersOf) {
+    ctes.push(`pending_customers as (
       insert into ${METRICS_PENDING} (customer_id, remerge)
       select customer_id, ${stream.regroups === true} from (${rels.map(stream.customersOf).join(" union ")}) as c(customer_id)
       where customer_id is not null
       on conflict (customer_id) do ${stream.regroups ? "update set remerge = true" : "nothing"}
-    )`,
-  ];
+    )`);
+  }
+  if (stream.pricesOf) {
+    ctes.push(`pending_prices as (
+      insert into ${PRICES_PENDING} (stock_code)
+      select distinct stock_code from (${rels.map(stream.pricesOf).join(" union ")}) as p(stock_code)
+      on conflict (stock_code) do nothing
+    )`);
+  }
   if (stream.holdingsOf) {
     // A holding already waiting recomputes from the earlier of the two dates; null stays whole.
     ctes.push(`pending_holdings as (

@@ -69,6 +69,8 @@ export interface SyncReport {
   metrics_recomputed: number;
   /** Customers whose cached responses were invalidated. */
   changed_customers: number;
+  /** Stock codes whose latest close changed: their holders' valuations, not their P&L. */
+  prices_changed: number;
 }
 
 /** Adds up what a run did as it goes, and remembers which served data became stale. */
@@ -85,6 +87,7 @@ export class Tally {
   holdingsRecomputed = 0;
   metricsRecomputed = 0;
   metricsMs = 0;
+  pricesChanged = 0;
 
   add(stream: StreamName, applied: Applied, options: { repaired?: boolean } = {}): void {
     const report = this.streams[stream];
@@ -140,6 +143,7 @@ export class Tally {
       holdings_recomputed: this.holdingsRecomputed,
       metrics_recomputed: this.metricsRecomputed,
       changed_customers: this.staleSlugs.size,
+      prices_changed: this.pricesChanged,
     };
   }
 }

@@ -21,6 +21,7 @@ import { countHeld } from "./held";
 import { recordDied, recordEnd, recordStart, type Outcome } from "./history";
 import { acquireLease, isLeaseLost, leaseExpiry, releaseLease, renewLease } from "./lease";
 import { recomputePending } from "./metrics";
+import { refreshLatestPrices } from "./prices";
 import { reconcile, recordRepairs, requestReconciliation } from "./reconcile";
 import { Tally, type Mode, type SyncReport, type Trigger } from "./report";
 import { STREAMS, type Stream } from "./streams";
@@ -42,8 +43,11 @@ export interface RunOptions {
 
 export interface SyncOutcome {
   report: SyncReport;
-  /** What the run made stale: customers' slugs (changed, deleted or replaced) and the broker list. */
-  stale: { slugs: string[]; brokers: boolean };
+  /**
+   * What the run made stale: customers' slugs (changed, deleted or replaced), the broker list,
+   * and every answer carrying a valuation (a stock's latest close changed).
+   */
+  stale: { slugs: string[]; brokers: boolean; prices: boolean };
 }
 
 interface Run {
@@ -103,10 +107,14 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
       if (run.tally.reconciliation) metricsDone = await recomputeMetrics(run);
     }
     const complete = caughtUp && metricsDone && reconciled;
-    [run.tally.pendingRows] = await run.target.run([countHeld(sql)]);
+    // The latest closes travel with the held-row count: one round trip, however many codes changed.
+    [run.tally.pendingRows, run.tally.pricesChanged] = await run.target.run([countHeld(sql), refreshLatestPrices(sql)]);
     const done = report(complete);
     await finish(run, done, complete ? "complete" : "partial", null);
-    return { report: done, stale: { slugs: [...run.tally.staleSlugs], brokers: run.tally.brokersChanged } };
+    return {
+      report: done,
+      stale: { slugs: [...run.tally.staleSlugs], brokers: run.tally.brokersChanged, prices: run.tally.pricesChanged > 0 },
+    };
   } catch (err) {
     await finish(run, report(false), "failed", describe(err)).catch((historyErr) =>
       log("error", "sync_history_failed", { run_id: run.id, error: describe(historyErr) }),

@@ -1,5 +1,5 @@
 /**
- * The six synced streams, in foreign-key order, and everything the sync knows about each
+ * The synced streams, in foreign-key order, and everything the sync knows about each
  * (DESIGN §7). Each stream names a table that has the same name in the source and in the
  * target. Columns and foreign keys come from the source schema (src/db/source.ts); what is
  * written here is only what the schema cannot say: who owns a row, which rows no ledger can
@@ -42,8 +42,14 @@ export interface Stream {
   /**
    * The customers whose served data a row touches, as SQL over a relation `r` holding rows of
    * this table (the target's columns): both the row's version before a change and after it.
+   * None for a table no customer owns or stores metrics of (stock_prices).
    */
-  customersOf: (r: string) => string;
+  customersOf?: (r: string) => string;
+  /**
+   * The stock codes whose latest close a row may change, as SQL over `r` (stock_prices): their
+   * latest_prices row is brought up to date after the data (src/sync/prices.ts).
+   */
+  pricesOf?: (r: string) => string;
   /**
    * True when a change can change which accounts a customer is served (servedAccount): those
    * customers merge all their holdings again instead of adjusting their stored merge.
@@ -136,6 +142,13 @@ export const STREAMS: readonly Stream[] = [
     ],
     customersOf: (r) => customerOfAccount(`any(array(select account_id from ${r}))`),
     holdingsOf: (r) => `select account_id, stock_code, trade_date from ${r}`,
+  },
+  // Closes: a reference no customer owns. A price is a valuation, never P&L: a change only
+  // marks its stock's latest close for refreshing, and touches no customer's stored metrics.
+  {
+    ...fromSource("stock_prices"),
+    rules: [{ fails: "close_price <= 0", reason: "close_price is not positive" }, stockCode],
+    pricesOf: (r) => `select stock_code from ${r}`,
   },
 ];
 

@@ -11,7 +11,7 @@
  * killed midway leaves its message to be delivered again), and a message can wait out a held
  * lease with a delay. The cron stays as the safety net: it starts a chain again if one breaks.
  */
-import { BROKERS_SCOPE, customerScope, invalidate } from "../cache";
+import { BROKERS_SCOPE, customerScope, invalidate, PRICES_SCOPE } from "../cache";
 import { getConfig, type Config, type Env } from "../env";
 import { describe } from "../errors";
 import { log } from "../log";
@@ -24,7 +24,12 @@ import { runSync, type RunOptions, type SyncOutcome } from "./run";
  * entries expire after CACHE_TTL_SECONDS anyway.
  */
 async function invalidateStale(stale: SyncOutcome["stale"], config: Config, origin: string | undefined): Promise<void> {
-  const scopes = [...stale.slugs.map(customerScope), ...(stale.brokers ? [BROKERS_SCOPE] : [])];
+  const scopes = [
+    ...stale.slugs.map(customerScope),
+    ...(stale.brokers ? [BROKERS_SCOPE] : []),
+    // One version for every answer carrying a valuation: one delete, however many hold the stocks.
+    ...(stale.prices ? [PRICES_SCOPE] : []),
+  ];
   if (!scopes.length) return;
   try {
     await invalidate(scopes, { config, origin });

@@ -124,6 +124,13 @@ export function investorFixture() {
     price: "101000",
   });
 
+  // Closes: FPT's latest live one values both FPT holdings (a later close was withdrawn); HPG,
+  // sold out, has a close nobody is valued at; VNM has none, so its holding is unpriced.
+  book.price({ stock_code: "FPT", trade_date: "2024-06-27", close_price: "119000.0000" });
+  book.price({ stock_code: "FPT", trade_date: "2024-06-28", close_price: "120500.5555" });
+  book.price({ stock_code: "FPT", trade_date: "2024-07-01", close_price: "999999.0000", deleted_at: "2024-07-02T00:00:00Z" });
+  book.price({ stock_code: "HPG", trade_date: "2024-06-28", close_price: "26000.0000" });
+
   const brokerJson = (b: typeof ssi) => ({ id: b.id, name: b.name, code: b.code });
   const accountRef = (a: typeof ssiMain, b: typeof ssi) => ({ id: a.id, account_no: a.account_no, broker: brokerJson(b) });
   const fpt = { stock_code: "FPT", isin_code: "VN000000FPT1" };
@@ -228,9 +235,25 @@ export function investorFixture() {
         quantity: 200,
         avg_cost: 98765.4321,
         total_cost: 19753086.42,
+        // 200 × 120,500.5555 = 24,100,111.10; minus the cost.
+        market_price: 120500.5555,
+        price_date: "2024-06-28",
+        market_value: 24100111.1,
+        unrealized_pnl: 4347024.68,
         account: accountRef(ssiMain, ssi),
       },
-      { id: fptAtVnd.id, ...fpt, quantity: 100, avg_cost: 100150, total_cost: 10015000, account: accountRef(vndMain, vnd) },
+      {
+        id: fptAtVnd.id,
+        ...fpt,
+        quantity: 100,
+        avg_cost: 100150,
+        total_cost: 10015000,
+        market_price: 120500.5555,
+        price_date: "2024-06-28",
+        market_value: 12050055.55,
+        unrealized_pnl: 2035055.55,
+        account: accountRef(vndMain, vnd),
+      },
       {
         id: vnm.id,
         stock_code: "VNM",
@@ -238,6 +261,10 @@ export function investorFixture() {
         quantity: 50,
         avg_cost: 70000.5,
         total_cost: 3500025,
+        market_price: null,
+        price_date: null,
+        market_value: null,
+        unrealized_pnl: null,
         account: accountRef(vndMain, vnd),
       },
     ],
@@ -252,6 +279,16 @@ export function investorFixture() {
       realized_pnl: 783738,
       transaction_count: 6,
       date_range: { from: "2024-01-05", to: "2024-03-01" },
+      // 36,150,166.65 worth against the 29,768,086.42 the two FPT holdings cost; VNM unpriced.
+      valuation: {
+        as_of: "2024-06-28",
+        cost: 33268111.42,
+        priced_cost: 29768086.42,
+        market_value: 36150166.65,
+        unrealized_pnl: 6382080.23,
+        priced_holdings: 2,
+        unpriced_holdings: 1,
+      },
     },
     analytics: {
       summary: {

@@ -4,7 +4,7 @@
  * configured, against a mock of the Cloudflare API. Other customers stay cached.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BROKERS_SCOPE, customerScope, entryKey, invalidate, versionKey } from "../../src/cache";
+import { BROKERS_SCOPE, customerScope, entryKey, invalidate, PRICES_SCOPE, versionKey } from "../../src/cache";
 import { getConfig } from "../../src/env";
 import { addTrade, Book, twoCustomerBook, writeSource, writeTarget } from "../support/book";
 import { cachedClient, withInvestor, type CacheClient } from "./helpers";
@@ -136,10 +136,19 @@ describe("the global purge by Cache-Tag", () => {
 
   it("tags each stored answer with its customer, so the purge reaches it", async () => {
     const { client, slug } = await withInvestor();
-    await client.get(`/api/portfolio/${slug}`);
+    await client.get(`/api/customers/${slug}`);
     const version = await (await caches.default.match(versionKey(client.origin, customerScope(slug))))!.text();
-    const stored = await caches.default.match(entryKey(client.origin, version, `/api/portfolio/${slug}`));
+    const stored = await caches.default.match(entryKey(client.origin, version, `/api/customers/${slug}`));
     expect(stored!.headers.get("Cache-Tag")).toBe(`customer:${slug}`);
+  });
+
+  it("tags an answer carrying a valuation with its customer and the prices, and keys it by both versions", async () => {
+    const { client, slug } = await withInvestor();
+    await client.get(`/api/portfolio/${slug}`);
+    const version = async (scope: string) => (await caches.default.match(versionKey(client.origin, scope)))!.text();
+    const key = `${await version(customerScope(slug))}.${await version(PRICES_SCOPE)}`;
+    const stored = await caches.default.match(entryKey(client.origin, key, `/api/portfolio/${slug}`));
+    expect(stored!.headers.get("Cache-Tag")).toBe(`customer:${slug},prices`);
   });
 
   // One test per configuration: each runs two syncs, and four in one test outlasted its timeout

@@ -28,6 +28,7 @@ describe("GET /c/:slug", () => {
       "Trần Văn Minh",
       "Nguyễn Thị Lan",
       'id="accounts"',
+      'id="valuation"',
       'id="summary"',
       'id="pnl-chart-heading"',
       'id="trades-chart-heading"',
@@ -63,10 +64,31 @@ describe("GET /c/:slug", () => {
     );
     expect(html).toContain(`<desc id="pnl-chart-desc">Từ 01/2024 đến 03/2024, lãi/lỗ lũy kế đạt 783.738${NBSP}₫`);
 
+    // Each holding's close, its date, value and unrealized P&L; an unpriced one says so with empty values.
+    const shown = (x: number | string | null) => (x === null ? "" : String(x));
     expect(tableRows(html, "holdings")).toEqual(
-      expected.portfolio.map((h) => [String(h.quantity), String(h.avg_cost), String(h.total_cost)]),
+      expected.portfolio.map((h) => [
+        String(h.quantity),
+        String(h.avg_cost),
+        String(h.total_cost),
+        ...(h.market_price === null ? [""] : [shown(h.market_price), shown(h.price_date)]),
+        shown(h.market_value),
+        shown(h.unrealized_pnl),
+      ]),
     );
     expect(html).toContain(`<data value="33268111.42">33.268.111,42${NBSP}₫</data>`); // the total cost of all holdings
+    expect(html).toContain(`<data value="120500.5555">120.500,5555${NBSP}₫</data>`); // a close keeps its 4 decimals
+    expect(html).toContain(`<data value="">Chưa có giá</data>`);
+    // Allocation by market value: 24,100,111.10 of 24,100,111.10 + 12,050,055.55 + 3,500,025 (VNM, by cost).
+    expect(html).toContain("60,78%");
+    expect(html).toContain("8,83%<small> (theo giá vốn)</small>");
+
+    const value = expected.stats.valuation;
+    expect(figure(html, "market_value")).toEqual({ value: String(value.market_value), text: `36.150.166,65${NBSP}₫` });
+    expect(figure(html, "unrealized_pnl")).toEqual({ value: String(value.unrealized_pnl), text: `6.382.080,23${NBSP}₫` });
+    expect(figure(html, "priced_cost")).toEqual({ value: String(value.priced_cost), text: `29.768.086,42${NBSP}₫` });
+    expect(html).toContain('Theo giá đóng cửa ngày <time datetime="2024-06-28">28/06/2024</time>');
+    expect(html).toContain("1 khoản chưa có giá");
     expect(tableRows(html, "top_wins")).toEqual([["2024-02-10", "988685", "36", "100"]]);
     expect(tableRows(html, "top_losses")).toEqual([["2024-03-01", "-204947", "56", "200"]]);
 
@@ -114,6 +136,10 @@ describe("GET /c/:slug", () => {
     expect(figure(html, "total_realized_pnl").text).toBe("₫783,738");
     expect(figure(html, "total_fee_tax").text).toBe("₫16,330.25");
     expect(html).toContain('<time datetime="2024-02-20">20 Feb 2024</time>');
+    expect(figure(html, "unrealized_pnl").text).toBe("₫6,382,080.23");
+    expect(html).toContain('At the close of <time datetime="2024-06-28">28 Jun 2024</time>');
+    expect(html).toContain('<h2 id="valuation">Portfolio value</h2>');
+    expect(html).toContain("(by cost)");
   });
 
   it("filters and pages the history like the API, with links that keep the filters and the language", async () => {

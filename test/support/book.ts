@@ -1,13 +1,22 @@
 /**
- * A small builder for test data: a "book" of brokers, staff, customers, accounts, holdings and
- * transactions with source-shaped rows (snake_case columns, money as decimal strings), which a
+ * A small builder for test data: a "book" of brokers, staff, customers, accounts, holdings,
+ * transactions and closing prices with source-shaped rows (snake_case columns, money as decimal strings), which a
  * test writes into the source (to sync it) or straight into the target (to read it back).
  * Every id and slug is fresh, so tests never collide.
  */
 import { computeMetrics } from "../../src/domain";
 import { newSlug } from "../../src/domain/slug";
 import type { Sql } from "../../src/db/client";
-import type { AccountRow, BrokerRow, CustomerRow, HoldingRow, StaffRow, TransactionRow } from "../../src/db/source";
+import type {
+  AccountRow,
+  BrokerRow,
+  CustomerRow,
+  HoldingRow,
+  StaffRow,
+  StockPriceRow,
+  TransactionRow,
+} from "../../src/db/source";
+import { refreshLatestPrices } from "../../src/sync/prices";
 
 type Stamp = { updated_at: string; deleted_at: string | null };
 
@@ -21,6 +30,7 @@ export class Book {
   accounts: AccountRow[] = [];
   holdings: HoldingRow[] = [];
   transactions: TransactionRow[] = [];
+  stock_prices: StockPriceRow[] = [];
 
   /** A row of `table`: a fresh id, the defaults, the stamp, then what the test gives. */
   private add<T extends Table, R extends Book[T][number]>(table: T, defaults: Omit<R, "id" | keyof Stamp>, p: Partial<R>): R {
@@ -74,6 +84,11 @@ export class Book {
     return this.add("transactions", { ...defaults, account_id, trade_date, type, quantity, price }, p);
   }
 
+  /** A stock's close on one day (FPT on 2024-06-28 at 120,000.5 đồng unless told). */
+  price(p: Partial<StockPriceRow> = {}): StockPriceRow {
+    return this.add("stock_prices", { stock_code: "FPT", trade_date: "2024-06-28", close_price: "120000.5000" }, p);
+  }
+
   /** One customer with staff, a broker and an account: the usual starting point. */
   simpleCustomer(p: { broker?: Partial<BrokerRow>; customer?: Partial<CustomerRow>; account?: Partial<AccountRow> } = {}) {
     const broker = this.broker(p.broker);
@@ -84,7 +99,7 @@ export class Book {
   }
 }
 
-const TABLES = ["brokers", "staff", "customers", "accounts", "holdings", "transactions"] as const;
+const TABLES = ["brokers", "staff", "customers", "accounts", "holdings", "transactions", "stock_prices"] as const;
 type Table = (typeof TABLES)[number];
 
 /** Writes the book into a source database, one set-based insert per table, in one transaction. */
@@ -113,8 +128,8 @@ export async function addTrade(source: Sql, accountId: string, updated_at = "202
 /**
  * Writes the book straight into a target database, as a finished sync would leave it: every
  * row, soft-deleted ones as tombstones, `updated_at` kept as `source_updated_at`, each
- * transaction's `customer_id` taken from its account, and every customer's stats and analytics
- * computed by the domain engine and stored in `customer_metrics`.
+ * transaction's `customer_id` taken from its account, every customer's stats and analytics
+ * computed by the domain engine and stored in `customer_metrics`, and each stock's latest close.
  */
 export async function writeTarget(sql: Sql, book: Book): Promise<void> {
   const customerOf = new Map(book.accounts.map((a) => [a.id, a.customer_id]));
@@ -133,6 +148,10 @@ export async function writeTarget(sql: Sql, book: Book): Promise<void> {
         JSON.stringify(storedMetrics(book)),
       ]),
     );
+  }
+  if (book.stock_prices.length) {
+    statements.push(sql.query("insert into prices_pending select distinct stock_code from stock_prices on conflict do nothing"));
+    statements.push(refreshLatestPrices(sql).query);
   }
   if (statements.length) await sql.transaction(statements);
 }

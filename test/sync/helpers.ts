@@ -11,7 +11,15 @@
  */
 import { expect } from "vitest";
 import type { Sql } from "../../src/db/client";
-import type { AccountRow, BrokerRow, CustomerRow, HoldingRow, StaffRow, TransactionRow } from "../../src/db/source";
+import type {
+  AccountRow,
+  BrokerRow,
+  CustomerRow,
+  HoldingRow,
+  StaffRow,
+  StockPriceRow,
+  TransactionRow,
+} from "../../src/db/source";
 import { servedAccount } from "../../src/db/served";
 import { combinePartials, computeMetrics, type HoldingPartial } from "../../src/domain";
 import { getConfig, type Env } from "../../src/env";
@@ -25,6 +33,7 @@ import { Book, twoCustomerBook, writeSource } from "../support/book";
 
 export { addTrade } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
+import { holdingValuation, latestCloses, valuationOf } from "../support/valuation";
 import { getJson } from "../support/worker";
 
 /** POST /api/sync with the configured admin key (or `key`), as an operator would. */
@@ -95,14 +104,15 @@ interface SourceBook {
   accounts: AccountRow[];
   holdings: HoldingRow[];
   transactions: TransactionRow[];
+  stock_prices: StockPriceRow[];
 }
 
 async function readSourceBook(source: Sql): Promise<SourceBook> {
   const all = (table: string) => source.query(`select * from ${table} order by id`);
-  const [brokers, staff, customers, accounts, holdings, transactions] = await Promise.all(
-    ["brokers", "staff", "customers", "accounts", "holdings", "transactions"].map(all),
+  const [brokers, staff, customers, accounts, holdings, transactions, stock_prices] = await Promise.all(
+    ["brokers", "staff", "customers", "accounts", "holdings", "transactions", "stock_prices"].map(all),
   );
-  return { brokers, staff, customers, accounts, holdings, transactions } as unknown as SourceBook;
+  return { brokers, staff, customers, accounts, holdings, transactions, stock_prices } as unknown as SourceBook;
 }
 
 const STOCK_CODE = /^[A-Z0-9]{1,10}$/;
@@ -144,6 +154,7 @@ export async function referenceServed(
   const staffById = new Map(book.staff.map((s) => [s.id, s]));
   const servedCustomers = book.customers.filter((c) => isLive(c) && acceptable.customer(c) && staffById.has(c.staff_id));
   const brokerJson = (b: BrokerRow) => ({ id: b.id, name: b.name, code: b.code });
+  const closes = latestCloses(book.stock_prices);
 
   const customers = servedCustomers.map((c) => {
     const staff = staffById.get(c.staff_id)!;
@@ -156,8 +167,8 @@ export async function referenceServed(
       account_no: a.account_no,
       broker: brokerJson(brokerById.get(a.broker_id)!),
     });
-    const holdings = book.holdings
-      .filter((h) => accountById.has(h.account_id) && isLive(h) && acceptable.holding(h))
+    const servedHoldings = book.holdings.filter((h) => accountById.has(h.account_id) && isLive(h) && acceptable.holding(h));
+    const holdings = servedHoldings
       .map((h) => ({ h, a: accountById.get(h.account_id)! }))
       .sort(byKey(({ h, a }) => [h.stock_code, brokerById.get(a.broker_id)!.code, a.account_no, h.id]))
       .map(({ h, a }) => ({
@@ -167,6 +178,7 @@ export async function referenceServed(
         quantity: h.quantity,
         avg_cost: num(h.avg_cost),
         total_cost: num(h.total_cost),
+        ...holdingValuation(h, closes),
         account: accountRef(a),
       }));
     const trades = book.transactions.filter((t) => accountById.has(t.account_id) && isLive(t) && acceptable.transaction(t));
@@ -202,7 +214,9 @@ export async function referenceServed(
         broker: brokerJson(brokerById.get(a.broker_id)!),
       })),
     };
-    return { slug: c.slug, aggregate: { customer, portfolio: holdings, ...computeMetrics(trades) }, history };
+    const metrics = computeMetrics(trades);
+    const stats = { ...metrics.stats, valuation: valuationOf(servedHoldings, closes) };
+    return { slug: c.slug, aggregate: { customer, portfolio: holdings, stats, analytics: metrics.analytics }, history };
   });
   const served = new Set(customers.map((c) => c.slug));
   return {

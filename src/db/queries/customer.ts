@@ -6,14 +6,15 @@
  */
 import { sql } from "drizzle-orm";
 import { EMPTY_METRICS } from "../../domain/empty";
-import type { CustomerMetrics } from "../../domain/types";
-import { Analytics, PortfolioResponse, Stats } from "../../schemas";
-import type { Customer, Holding, Lookup } from "./types";
+import type { CustomerMetrics, Stats } from "../../domain/types";
+import { Analytics, PortfolioResponse, Stats as StatsSchema } from "../../schemas";
+import type { Customer, Holding, Lookup, ServedStats } from "./types";
 import type { Db } from "../client";
 import { decodeExact, parseExact } from "../exact-json";
 import { customerMetrics, customers, staff } from "../schema";
 import { live } from "../served";
 import { customerJson, portfolioJson } from "./shapes";
+import { valuationJson } from "./valuation";
 
 /** A served customer by slug: live, and with its staff member in the target (DESIGN §7). */
 const bySlug = (slug: Lookup) => sql`${customers.slug} = ${slug} and ${sql.raw(live(`"customers"`))}`;
@@ -33,7 +34,7 @@ const readPortfolio = (json: unknown): Holding[] => decodeExact(PortfolioRespons
 
 /** The stored metrics as JSON text, which readMetric reads with every digit (null before the sync reached the customer). */
 const metricText = (metric: keyof CustomerMetrics) => sql`${customerMetrics[metric]}::text`;
-const METRIC_SCHEMAS = { stats: Stats, analytics: Analytics } as const;
+const METRIC_SCHEMAS = { stats: StatsSchema, analytics: Analytics } as const;
 function readMetric<K extends keyof CustomerMetrics>(metric: K, text: string | null): CustomerMetrics[K] {
   return text === null ? EMPTY_METRICS[metric] : (parseExact(METRIC_SCHEMAS[metric], text) as CustomerMetrics[K]);
 }
@@ -63,15 +64,36 @@ async function findStoredMetric<K extends keyof CustomerMetrics>(
   return row && readMetric(metric, row.value);
 }
 
-export const findStats = (db: Db, slug: Lookup) => findStoredMetric(db, slug, "stats");
 export const findAnalytics = (db: Db, slug: Lookup) => findStoredMetric(db, slug, "analytics");
 
-export interface Aggregate extends CustomerMetrics {
-  customer: Customer;
-  portfolio: Holding[];
+/** The stored stats beside the valuation read with them (its money as text, made Decimals here). */
+const withValuation = (stats: Stats, valuation: unknown): ServedStats => ({
+  ...stats,
+  valuation: decodeExact(StatsSchema.shape.valuation, valuation),
+});
+
+export async function findStats(db: Db, slug: Lookup): Promise<ServedStats | undefined> {
+  const { rows } = await db.execute<{ stats: string | null; valuation: unknown }>(sql`
+    select ${metricText("stats")} as stats, ${valuationJson} as valuation
+    from ${customers} ${withStaff} ${withMetrics}
+    where ${bySlug(slug)}`);
+  const row = rows[0];
+  return row && withValuation(readMetric("stats", row.stats), row.valuation);
 }
 
-type AggregateRow = { customer: Customer; portfolio: unknown; stats: string | null; analytics: string | null };
+export interface Aggregate extends Omit<CustomerMetrics, "stats"> {
+  customer: Customer;
+  portfolio: Holding[];
+  stats: ServedStats;
+}
+
+type AggregateRow = {
+  customer: Customer;
+  portfolio: unknown;
+  stats: string | null;
+  analytics: string | null;
+  valuation: unknown;
+};
 
 export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | undefined> {
   return aggregateOf((await aggregateQuery(db, slug)).rows);
@@ -84,7 +106,7 @@ export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | u
 export function aggregateQuery(db: Db, slug: Lookup) {
   return db.execute<AggregateRow>(sql`
     select ${customerJson} as customer, ${portfolioJson} as portfolio,
-      ${metricText("stats")} as stats, ${metricText("analytics")} as analytics
+      ${metricText("stats")} as stats, ${metricText("analytics")} as analytics, ${valuationJson} as valuation
     from ${customers} ${withStaff} ${withMetrics}
     where ${bySlug(slug)}`);
 }
@@ -95,7 +117,7 @@ export function aggregateOf(rows: readonly AggregateRow[]): Aggregate | undefine
   return {
     customer: row.customer,
     portfolio: readPortfolio(row.portfolio),
-    stats: readMetric("stats", row.stats),
+    stats: withValuation(readMetric("stats", row.stats), row.valuation),
     analytics: readMetric("analytics", row.analytics),
   };
 }

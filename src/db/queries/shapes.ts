@@ -10,7 +10,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Customer, Holding, Transaction } from "./types";
-import { accounts, brokers, customers, holdings, staff, transactions } from "../schema";
+import { accounts, brokers, customers, holdings, latestPrices, staff, transactions } from "../schema";
 import { live } from "../served";
 
 /** The customer's served accounts (DESIGN §7); needs `customers`, `accounts` and its `brokers` joined. */
@@ -40,18 +40,31 @@ export const customerJson = sql<Customer>`json_build_object(
   'staff', json_build_object('id', ${staff.id}, 'name', ${staff.name}, 'email', ${staff.email}),
   'accounts', ${customerAccountsJson})`;
 
+/**
+ * The customer's served holdings, each with its stock's latest close when it has one: the rows
+ * both the portfolio and its valuation (valuation.ts) add up. Needs `customers` in scope.
+ */
+export const servedHoldingsWithPrices = sql`from ${holdings}
+    join ${accounts} on ${accounts.id} = ${holdings.accountId}
+    join ${brokers} on ${brokers.id} = ${accounts.brokerId}
+    left join ${latestPrices} on ${latestPrices.stockCode} = ${holdings.stockCode}
+  where ${servedAccountOfCustomer} and ${sql.raw(live(`"holdings"`))}`;
+
+/** A holding at its latest close, exact: quantity × close has at most 4 decimals, rounded once. */
+export const holdingMarketValue = sql`(${holdings.quantity} * ${latestPrices.closePrice})`;
+
 /** Holdings in every account, by stock code then account; needs `customers` in scope. */
 export const portfolioJson = sql<Holding[]>`coalesce((
   select json_agg(
     json_build_object(
       'id', ${holdings.id}, 'stock_code', ${holdings.stockCode}, 'isin_code', ${holdings.isinCode},
       'quantity', ${holdings.quantity}, 'avg_cost', ${holdings.avgCost}::text, 'total_cost', ${holdings.totalCost}::text,
+      'market_price', ${latestPrices.closePrice}::text, 'price_date', ${latestPrices.tradeDate},
+      'market_value', round(${holdingMarketValue}, 2)::text,
+      'unrealized_pnl', round(${holdingMarketValue} - ${holdings.totalCost}, 2)::text,
       'account', ${accountRefJson})
     order by ${holdings.stockCode}, ${brokers.code}, ${accounts.accountNo}, ${holdings.id})
-  from ${holdings}
-    join ${accounts} on ${accounts.id} = ${holdings.accountId}
-    join ${brokers} on ${brokers.id} = ${accounts.brokerId}
-  where ${servedAccountOfCustomer} and ${sql.raw(live(`"holdings"`))}
+  ${servedHoldingsWithPrices}
 ), '[]'::json)`;
 
 /** Needs `transactions` and its `accounts` and `brokers` in scope. */

@@ -6,6 +6,7 @@
  * digit.
  */
 import type { Decimal } from "../../domain/decimal";
+import type { Stats } from "../../domain/types";
 
 /** A path parameter as the queries receive it: the value, or null when it names nothing. */
 export type Lookup = string | null;
@@ -55,6 +56,11 @@ export interface Holding {
   quantity: number;
   avg_cost: Decimal;
   total_cost: Decimal;
+  /** The stock's latest live close as stored; these four are null without a price. */
+  market_price: Decimal | null;
+  price_date: string | null;
+  market_value: Decimal | null;
+  unrealized_pnl: Decimal | null;
   account: AccountRef;
 }
 
@@ -82,3 +88,20 @@ export interface HistoryFilters {
   start_date?: string;
   end_date?: string;
 }
+
+/** What the customer's served holdings are worth at their stocks' latest closes (DESIGN §6.1). */
+export interface Valuation {
+  as_of: string | null;
+  cost: Decimal;
+  priced_cost: Decimal;
+  market_value: Decimal;
+  unrealized_pnl: Decimal;
+  priced_holdings: number;
+  unpriced_holdings: number;
+}
+
+/**
+ * Stats as served: the stored figures, plus the valuation read with them from the holdings and
+ * their latest closes, which a price change moves without the stored figures changing.
+ */
+export type ServedStats = Stats & { valuation: Valuation };
