@@ -42,6 +42,8 @@ function limitBook() {
   const big = { ...base, stock_code: "BIG", isin_code: "VN000000BIG1" };
   const tiny = { ...base, stock_code: "TINY", isin_code: "VN00000TINY1" };
   const holding = book.holding({ ...big, quantity: INT_MAX, avg_cost: "1234567890123.4567", total_cost: LIMIT });
+  // A close at the limit too: the holding's value passes 10^25.
+  book.price({ stock_code: "BIG", trade_date: "2024-06-28", close_price: LIMIT });
   const buy = book.trade({
     ...big,
     trade_date: "2024-01-02",
@@ -113,8 +115,14 @@ describe("exact digits", () => {
     expect(Decimal.compare(analytics.summary.profit_factor!, Decimal.parse("1e21"))).toBeGreaterThan(0);
     expect(analytics.top_losses.map((d) => d.realized_pnl.text)).toEqual(["0"]);
 
+    // INT_MAX × LIMIT = 21474836469999999999785251.6353, less the cost of LIMIT, each rounded
+    // once to 2 places (so the cost of LIMIT reads 10^16).
+    const valuation =
+      '"valuation":{"as_of":"2024-06-28","cost":10000000000000000,"priced_cost":10000000000000000,' +
+      '"market_value":21474836469999999999785251.64,"unrealized_pnl":21474836459999999999785251.64,' +
+      '"priced_holdings":1,"unpriced_holdings":0}';
     const statsText = await text(`/api/stats/${customer.slug}`);
-    expect(statsText).toBe(JSON.stringify({ success: true, data: stats }));
+    expect(statsText).toBe(`${JSON.stringify({ success: true, data: stats }).slice(0, -2)},${valuation}}}`);
     expect(statsText).toContain('"total_buy_value":10000000000000001,"total_sell_value":110000000000000001,');
 
     const analyticsText = await text(`/api/analytics/${customer.slug}`);
