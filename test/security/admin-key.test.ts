@@ -11,6 +11,7 @@ import { Book, writeSource } from "../support/book";
 import { adminKeyWeakness } from "../../src/auth";
 import { freshDatabases, type TestDatabases } from "../support/databases";
 import { Client, newIp, type Reply } from "../support/worker";
+import { clearOfWindowEnd } from "./helpers";
 
 const UNAUTHORIZED = { success: false, error: "Unauthorized" };
 const TOO_MANY = { success: false, error: "Too Many Requests" };
@@ -106,6 +107,7 @@ describe("wrong admin keys", () => {
     const warnings: string[] = [];
     vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
 
+    await clearOfWindowEnd();
     for (let i = 0; i < WRONG_KEYS_PER_MINUTE; i++) {
       const reply = await postSync(client, `guess-${i}`);
       expect({ status: reply.status, body: reply.body }, `guess ${i + 1}`).toEqual({ status: 401, body: UNAUTHORIZED });

@@ -10,7 +10,7 @@ import { newSlug, SLUG_RANDOM_BYTES } from "../../src/domain/slug";
 import { Book } from "../support/book";
 import { BY_SLUG, pathOf } from "../support/endpoints";
 import { newIp } from "../support/worker";
-import { withCustomer } from "./helpers";
+import { clearOfWindowEnd, withCustomer } from "./helpers";
 
 /** The endpoints a slug alone addresses, as path builders. */
 const SLUG_PATHS = BY_SLUG.filter((e) => !e.path.includes("{accountId}")).map((e) => (slug: string) => pathOf(e, { slug }));
@@ -38,6 +38,7 @@ const MALFORMED = [
 describe("the 404 limiter", () => {
   it("answers 429 with the error envelope and Retry-After once one client's 404s pass the limit, then to every lookup it makes", async () => {
     const { customer, account, client } = await withCustomer();
+    await clearOfWindowEnd();
     for (let i = 0; i < LIMIT; i++) {
       expect((await client.get(`/api/customers/${newSlug()}`)).status, `404 number ${i + 1}`).toBe(404);
     }
@@ -66,6 +67,7 @@ describe("the 404 limiter", () => {
 
   it("answers a person on the customer's page with a 429 page in their language, and the API with JSON", async () => {
     const { dbs, customer, client } = await withCustomer();
+    await clearOfWindowEnd();
     for (let i = 0; i < LIMIT; i++) {
       const miss = await client.get(`/c/${newSlug()}`);
       expect({ status: miss.status, type: miss.headers.get("Content-Type") }, `404 number ${i + 1}`).toEqual({
@@ -123,6 +125,7 @@ describe("the 404 limiter", () => {
 
   it("leaves an office behind one NAT address its other routes while a stale link retries in a loop", async () => {
     const { customer, client } = await withCustomer();
+    await clearOfWindowEnd();
     const stale = `/api/aggregate/${newSlug()}`;
     const retries = [];
     for (let i = 0; i < LIMIT + 10; i++) retries.push(await client.get(stale));
@@ -163,6 +166,7 @@ describe("the 404 limiter", () => {
 
   it("counts 404s per client address, also when it comes through X-Forwarded-For only", async () => {
     const { customer, client } = await withCustomer();
+    await clearOfWindowEnd();
     const ip = newIp();
     const statuses: number[] = [];
     for (let i = 0; i <= LIMIT; i++) {
