@@ -13,6 +13,7 @@ export const EMPTY_METRICS: CustomerMetrics = {
     total_sell_fee: 0,
     total_tax: 0,
     realized_pnl: 0,
+    realized_pnl_average_cost: 0,
     transaction_count: 0,
     date_range: { from: null, to: null },
   },

@@ -62,6 +62,7 @@ export function finish(agg: Aggregate, exact?: ExactSums): CustomerMetrics | nul
         total_sell_fee: cents(agg.sellFee),
         total_tax: cents(agg.tax),
         realized_pnl: realized,
+        realized_pnl_average_cost: money(agg.averagePnl, 1, () => (exact as ExactSums).averageCost()),
         transaction_count: agg.transactions,
         date_range: { from: agg.from, to: agg.to },
       },

@@ -20,4 +20,4 @@ export {
   soldShares,
 } from "./partial";
 export { type DealSink, type OpenLot, type OpenLots, type ParsedTrade, matchHolding, parseTrade } from "./fifo";
-export type { Analytics, AnalyticsSummary, CustomerMetrics, Deal, Stats, TradeInput } from "./types";
+export type { Analytics, AnalyticsSummary, CreditInput, CustomerMetrics, Deal, Stats, TradeInput } from "./types";

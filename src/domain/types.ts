@@ -17,6 +17,19 @@ export interface TradeInput {
   personal_tax: string;
 }
 
+/**
+ * A share credit (DESIGN §6.1: stock dividend, bonus shares, split): `quantity` shares received
+ * without payment by one account in one stock, from `ex_date`. A row of the target
+ * `corporate_actions` table of type `share_dividend`.
+ */
+export interface CreditInput {
+  id: string;
+  account_id: string;
+  stock_code: string;
+  ex_date: string; // YYYY-MM-DD
+  quantity: number;
+}
+
 export interface Stats {
   total_buy_value: number;
   total_sell_value: number;
@@ -24,6 +37,8 @@ export interface Stats {
   total_sell_fee: number;
   total_tax: number;
   realized_pnl: number;
+  /** Realized P&L by moving average cost per holding, as Vietnamese brokers print it (DESIGN §6.1). */
+  realized_pnl_average_cost: number;
   transaction_count: number;
   date_range: { from: string | null; to: string | null };
 }

@@ -103,6 +103,10 @@ export const Stats = z
     total_sell_fee: money(1470000),
     total_tax: money(980000),
     realized_pnl: money(45230000),
+    realized_pnl_average_cost: money(44870000).openapi({
+      description:
+        "Realized P&L by weighted average cost per account and stock (fees and taxes of buys in the cost; share credits add shares at no cost), the figure Vietnamese brokers print; `realized_pnl` matches lots first in, first out, so the two differ whenever a holding was bought at several prices",
+    }),
     transaction_count: z.number().int().openapi({ example: 128 }),
     date_range: z
       .strictObject({ from: date.nullable(), to: date.nullable() })

@@ -317,6 +317,8 @@ function mergeField(field: string, rule: MergeRule): string {
         select e.key, ${fixed("e.value")} as total from parts, jsonb_each(parts.p -> ${f}) e group by e.key) m)`;
     case "deals":
       return `(select coalesce(json_agg(d), '[]') from parts, jsonb_array_elements(parts.p -> ${f}) d)`;
+    case "holding":
+      return "null";
   }
 }
 

@@ -250,6 +250,8 @@ export function investorFixture() {
       total_sell_fee: 237,
       total_tax: 15800,
       realized_pnl: 783738,
+      // Each holding sold what one buy bought, so its average cost is that buy's: as FIFO.
+      realized_pnl_average_cost: 783738,
       transaction_count: 6,
       date_range: { from: "2024-01-05", to: "2024-03-01" },
     },
