@@ -34,7 +34,15 @@ import {
 import type { OpenLot } from "../domain/fifo";
 import type { HoldingPartial } from "../domain/partial";
 import type { Analytics, Stats } from "../domain/types";
-import { accountColumns, brokerColumns, customerColumns, holdingColumns, staffColumns, transactionColumns } from "./contract";
+import {
+  accountColumns,
+  brokerColumns,
+  corporateActionColumns,
+  customerColumns,
+  holdingColumns,
+  staffColumns,
+  transactionColumns,
+} from "./contract";
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, precision: 6, mode: "string" });
 /** The columns every synced table adds to its source columns. */
@@ -99,6 +107,21 @@ export const transactions = pgTable(
     index("transactions_held_idx").on(t.accountId).where(sql`${t.customerId} is null`),
     index("transactions_rejected_idx").on(t.id).where(sql`${t.rejected} is not null`),
     check("transactions_type_check", sql`${t.type} in ('buy', 'sell')`),
+  ],
+);
+
+/**
+ * What each account received (DESIGN §6.1): cash dividends and share credits. Listed by account,
+ * newest ex_date first; a holding's share credits, in FIFO order, feed its metrics.
+ */
+export const corporateActions = pgTable(
+  "corporate_actions",
+  { id: sourceId(), ...corporateActionColumns(), ...mirrored() },
+  (t) => [
+    index("corporate_actions_account_date_idx").on(t.accountId, t.exDate.desc(), t.id.desc()),
+    index("corporate_actions_holding_idx").on(t.accountId, t.stockCode, t.exDate, t.id),
+    index("corporate_actions_rejected_idx").on(t.id).where(sql`${t.rejected} is not null`),
+    check("corporate_actions_type_check", sql`${t.type} in ('cash_dividend', 'share_dividend')`),
   ],
 );
 

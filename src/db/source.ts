@@ -8,7 +8,15 @@
  */
 import { sql } from "drizzle-orm";
 import { type AnyPgColumn, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { accountColumns, brokerColumns, customerColumns, holdingColumns, staffColumns, transactionColumns } from "./contract";
+import {
+  accountColumns,
+  brokerColumns,
+  corporateActionColumns,
+  customerColumns,
+  holdingColumns,
+  staffColumns,
+  transactionColumns,
+} from "./contract";
 
 /** Columns every source table carries, and the cursor index built on them. */
 const tracked = {
@@ -66,6 +74,16 @@ export const sourceTransactions = pgTable(
   ],
 );
 
+/** Corporate actions (DESIGN §7): one row per account and event, owned by the account. */
+export const sourceCorporateActions = pgTable(
+  "corporate_actions",
+  { ...tracked, ...referencing(corporateActionColumns(), { accountId: () => sourceAccounts.id }) },
+  (t) => [
+    index("corporate_actions_cursor_idx").on(t.updatedAt, t.id),
+    check("corporate_actions_type_check", sql`${t.type} in ('cash_dividend', 'share_dividend')`),
+  ],
+);
+
 /** The synced streams, in foreign-key order: a parent always arrives before its children. */
 export const sourceTables = {
   brokers: sourceBrokers,
@@ -74,6 +92,7 @@ export const sourceTables = {
   accounts: sourceAccounts,
   holdings: sourceHoldings,
   transactions: sourceTransactions,
+  corporate_actions: sourceCorporateActions,
 } as const;
 
 /*
@@ -131,4 +150,16 @@ export type TransactionRow = SourceRow & {
   total_value: string;
   fee: string;
   personal_tax: string;
+};
+
+export type CorporateActionRow = SourceRow & {
+  account_id: string;
+  stock_code: string;
+  isin_code: string;
+  type: "cash_dividend" | "share_dividend";
+  ex_date: string;
+  pay_date: string;
+  quantity: number;
+  gross_amount: string;
+  tax: string;
 };

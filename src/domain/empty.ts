@@ -16,6 +16,8 @@ export const EMPTY_METRICS: CustomerMetrics = {
     realized_pnl_average_cost: 0,
     transaction_count: 0,
     date_range: { from: null, to: null },
+    dividends: { count: 0, gross: 0, tax: 0, net: 0 },
+    total_return: 0,
   },
   analytics: {
     summary: {

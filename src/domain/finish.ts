@@ -5,6 +5,7 @@
  * null, meaning only the individual deals can settle it.
  */
 import { type Aggregate, type FixedSum, type TopDeal, scaledTotal } from "./aggregate";
+import { type DividendSums, NO_DIVIDENDS } from "./dividends";
 import type { ExactSums, Fraction } from "./exact";
 import { SCALE, decide, decideRatio } from "./fixed";
 import type { CustomerMetrics, Deal } from "./types";
@@ -12,7 +13,7 @@ import { roundDiv, toNumber } from "./units";
 
 class Undecided extends Error {}
 
-export function finish(agg: Aggregate, exact?: ExactSums): CustomerMetrics | null {
+export function finish(agg: Aggregate, exact?: ExactSums, dividends: DividendSums = NO_DIVIDENDS): CustomerMetrics | null {
   const settle = (value: bigint | null, fallback: () => bigint): bigint => {
     if (value !== null) return value;
     if (!exact) throw new Undecided();
@@ -63,6 +64,18 @@ export function finish(agg: Aggregate, exact?: ExactSums): CustomerMetrics | nul
         total_tax: cents(agg.tax),
         realized_pnl: realized,
         realized_pnl_average_cost: money(agg.averagePnl, 1, () => (exact as ExactSums).averageCost()),
+        dividends: {
+          count: dividends.count,
+          gross: cents(dividends.gross),
+          tax: cents(dividends.tax),
+          net: cents(dividends.gross - dividends.tax),
+        },
+        // Until the holdings carry a valuation (stock_prices), its unrealized P&L counts as 0
+        // here: total_return is then the realized average-cost figure plus net dividends.
+        total_return: money({ ...agg.averagePnl, whole: agg.averagePnl.whole + dividends.gross - dividends.tax }, 1, () => {
+          const f = (exact as ExactSums).averageCost();
+          return { num: f.num + (dividends.gross - dividends.tax) * f.den, den: f.den };
+        }),
         transaction_count: agg.transactions,
         date_range: { from: agg.from, to: agg.to },
       },

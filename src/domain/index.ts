@@ -1,4 +1,5 @@
 export { computeMetrics } from "./metrics";
+export { type DividendInput, type DividendSums, NO_DIVIDENDS, sumDividends } from "./dividends";
 export {
   type Continued,
   type HoldingChange,

@@ -3,6 +3,7 @@
  * every figure is the exact rational the rules define, rounded once at output.
  */
 import { addHolding, addTransactions, emptyAggregate } from "./aggregate";
+import { type DividendInput, type DividendSums, sumDividends } from "./dividends";
 import { exactCollector } from "./exact";
 import { type ParsedCredit, type ParsedTrade, parseCredit, parseTrade } from "./fifo";
 import { finish } from "./finish";
@@ -13,9 +14,14 @@ import type { CreditInput, CustomerMetrics, TradeInput } from "./types";
  * rare case a figure lies within the fixed scale's error of a rounding boundary, the book is
  * matched again collecting every deal, and those figures are summed exactly (exact.ts).
  * `credits` are the customer's share credits (DESIGN §6.1), in any order; a credit to a holding
- * with no trades changes no figure.
+ * with no trades changes no figure. `dividends` are its cash dividends, or their sums.
  */
-export function computeMetrics(trades: readonly TradeInput[], credits: readonly CreditInput[] = []): CustomerMetrics {
+export function computeMetrics(
+  trades: readonly TradeInput[],
+  credits: readonly CreditInput[] = [],
+  dividends: readonly DividendInput[] | DividendSums = [],
+): CustomerMetrics {
+  const received = Array.isArray(dividends) ? sumDividends(dividends as readonly DividendInput[]) : (dividends as DividendSums);
   const parsed = trades.map(parseTrade);
   const agg = emptyAggregate();
   addTransactions(agg, parsed);
@@ -26,7 +32,7 @@ export function computeMetrics(trades: readonly TradeInput[], credits: readonly 
     return creditsOf.get(first.account_id)?.get(first.stock_code) ?? [];
   };
   for (const holding of holdings) addHolding(agg, holding, undefined, undefined, { credits: holdingCredits(holding) });
-  const fast = finish(agg);
+  const fast = finish(agg, undefined, received);
   if (fast) return fast;
 
   const again = emptyAggregate();
@@ -35,7 +41,7 @@ export function computeMetrics(trades: readonly TradeInput[], credits: readonly 
   for (const holding of holdings) {
     addHolding(again, holding, sink, undefined, { credits: holdingCredits(holding), onAverage: averageSink });
   }
-  return finish(again, sums) as CustomerMetrics;
+  return finish(again, sums, received) as CustomerMetrics;
 }
 
 /** Credits by account, then stock code. */

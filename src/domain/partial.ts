@@ -30,6 +30,7 @@ import {
   parseTrade,
   sortedCredits,
 } from "./fifo";
+import { type DividendSums, NO_DIVIDENDS } from "./dividends";
 import { finish } from "./finish";
 import type { CreditInput, CustomerMetrics, TradeInput } from "./types";
 
@@ -286,12 +287,16 @@ export function continuePartial(
 }
 
 /**
- * A customer's metrics from its holdings' partials; equal to computeMetrics over all their
- * trades whenever it is not null. Null means a figure lies within the fixed scale's error of a
- * rounding boundary: only the deals can settle it, so the caller runs computeMetrics.
+ * A customer's metrics from its holdings' partials and its cash dividends' sums; equal to
+ * computeMetrics over all their trades whenever it is not null. Null means a figure lies within
+ * the fixed scale's error of a rounding boundary: only the deals can settle it, so the caller
+ * runs computeMetrics.
  */
-export function mergePartials(partials: readonly HoldingPartial[]): CustomerMetrics | null {
-  return finish(mergedAggregate(partials));
+export function mergePartials(
+  partials: readonly HoldingPartial[],
+  dividends: DividendSums = NO_DIVIDENDS,
+): CustomerMetrics | null {
+  return finish(mergedAggregate(partials), undefined, dividends);
 }
 
 /**

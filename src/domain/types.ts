@@ -41,6 +41,13 @@ export interface Stats {
   realized_pnl_average_cost: number;
   transaction_count: number;
   date_range: { from: string | null; to: string | null };
+  /** Cash dividends received (DESIGN §6.1): income, in no trading figure. net = gross - tax. */
+  dividends: { count: number; gross: number; tax: number; net: number };
+  /**
+   * realized_pnl_average_cost + the valuation's unrealized P&L + dividends.net, rounded once
+   * from the exact parts (DESIGN §6.1).
+   */
+  total_return: number;
 }
 
 export interface Deal {

@@ -111,6 +111,21 @@ export const Stats = z
     date_range: z
       .strictObject({ from: date.nullable(), to: date.nullable() })
       .openapi({ description: "First and last trade date; both null without trades" }),
+    dividends: z
+      .strictObject({
+        count: z.number().int().openapi({ example: 4 }),
+        gross: money(2500000),
+        tax: money(125000),
+        net: money(2375000),
+      })
+      .openapi({
+        description:
+          "Cash dividends received in the customer's accounts, whatever their pay date: income, never in `realized_pnl` or `total_fee_tax`; `net` = `gross` - `tax` (withheld)",
+      }),
+    total_return: money(47245000).openapi({
+      description:
+        "`realized_pnl_average_cost` + unrealized P&L of the holdings (average cost, as `total_cost` is) + `dividends.net`, rounded once from the exact parts, so it may differ by 0.01 from the sum of the rounded figures. Holdings without a market price add nothing to the unrealized part",
+    }),
   })
   .openapi("Stats", { description: "Realized profit and loss statistics" }) satisfies z.ZodType<ComputedStats>;
 

@@ -254,6 +254,8 @@ export function investorFixture() {
       realized_pnl_average_cost: 783738,
       transaction_count: 6,
       date_range: { from: "2024-01-05", to: "2024-03-01" },
+      dividends: { count: 0, gross: 0, tax: 0, net: 0 },
+      total_return: 783738,
     },
     analytics: {
       summary: {

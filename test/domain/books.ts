@@ -5,7 +5,7 @@
  * many equal deals.
  */
 import fc from "fast-check";
-import type { CreditInput, TradeInput } from "../../src/domain";
+import type { CreditInput, DividendInput, TradeInput } from "../../src/domain";
 import { ACCOUNT_A, ACCOUNT_B, tradeId } from "./trades";
 
 /** How many books each property sees: VITE_PNL_BOOKS=100000 for the long run. */
@@ -295,3 +295,11 @@ const creditsFor = (trades: readonly TradeInput[]): fc.Arbitrary<CreditInput[]> 
 /** A book and share credits on its holdings. */
 export const withCredits = (book: fc.Arbitrary<TradeInput[]>): fc.Arbitrary<[TradeInput[], CreditInput[]]> =>
   book.chain((trades) => fc.tuple(fc.constant(trades), creditsFor(trades)));
+
+/** Cash dividends: amounts up to the schema's limit, tax from none to all of it (DESIGN §6.1). */
+export const dividends: fc.Arbitrary<DividendInput[]> = fc.array(
+  fc
+    .tuple(amount, fc.bigInt({ min: 0n, max: 100n }))
+    .map(([gross, percent]) => ({ gross_amount: units(gross), tax: units((gross * percent) / 100n) })),
+  { maxLength: 4 },
+);

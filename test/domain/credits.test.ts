@@ -45,6 +45,8 @@ describe("share credits in FIFO (DESIGN §6.1)", () => {
       realized_pnl_average_cost: 200000,
       transaction_count: 2,
       date_range: { from: "2024-01-02", to: "2024-04-01" },
+      dividends: { count: 0, gross: 0, tax: 0, net: 0 },
+      total_return: 200000,
     });
   });
 
@@ -129,5 +131,29 @@ describe("realized P&L by average cost (DESIGN §6.1)", () => {
     const partly = computeMetrics(trades.slice(0, 3)).stats;
     expect(partly.realized_pnl).toBe(1492250);
     expect(partly.realized_pnl_average_cost).toBe(991500);
+  });
+});
+
+describe("cash dividends and total return (DESIGN §6.1)", () => {
+  it("sum every cash dividend apart from trading, and add its net to the average-cost figure once", () => {
+    const { buy, sell } = tradeFactory();
+    const trades = [
+      buy("2024-01-02", 3, "1000.0000"),
+      sell("2024-01-03", 1, "1000.0000"), // by average cost 1,000 - 1,000/3 = 666.666…
+    ];
+    // Yearly dividends with 5% withheld; one of 0.005 đồng gross so the parts round apart.
+    const cash = [
+      { gross_amount: "300.0000", tax: "15.0000" },
+      { gross_amount: "0.0050", tax: "0.0000" },
+    ];
+    const { stats, analytics } = computeMetrics(trades, [], cash);
+    expect(stats.dividends).toEqual({ count: 2, gross: 300.01, tax: 15, net: 285.01 });
+    // Never trading P&L, fees or tax.
+    expect(stats.realized_pnl).toBe(666.67);
+    expect(stats.total_tax).toBe(0);
+    expect(analytics.summary.total_fee_tax).toBe(0);
+    // 666.666… + 285.005 = 951.671…, rounded once: 951.67 (the rounded parts add to 951.68).
+    expect(stats.realized_pnl_average_cost).toBe(666.67);
+    expect(stats.total_return).toBe(951.67);
   });
 });

@@ -27,6 +27,8 @@ describe("computeMetrics", () => {
         realized_pnl_average_cost: 2109375,
         transaction_count: 3,
         date_range: { from: "2024-01-02", to: "2024-03-01" },
+        dividends: { count: 0, gross: 0, tax: 0, net: 0 },
+        total_return: 2109375,
       },
       analytics: {
         summary: {
@@ -97,6 +99,8 @@ describe("computeMetrics", () => {
         realized_pnl_average_cost: 2376699.63,
         transaction_count: 11,
         date_range: { from: "2024-01-02", to: "2024-05-02" },
+        dividends: { count: 0, gross: 0, tax: 0, net: 0 },
+        total_return: 2376699.63,
       },
       analytics: {
         summary: {
@@ -141,6 +145,8 @@ describe("computeMetrics", () => {
         realized_pnl_average_cost: 0,
         transaction_count: 0,
         date_range: { from: null, to: null },
+        dividends: { count: 0, gross: 0, tax: 0, net: 0 },
+        total_return: 0,
       },
       analytics: {
         summary: {

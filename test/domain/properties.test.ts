@@ -16,8 +16,9 @@ import {
   lotsReached,
   mergePartials,
   soldShares,
+  sumDividends,
 } from "../../src/domain";
-import { BOOKS, edgeBook, realisticBook, units, withCredits } from "./books";
+import { BOOKS, dividends, edgeBook, realisticBook, units, withCredits } from "./books";
 import { referenceMetrics } from "./reference";
 import { byHolding, tradeFactory } from "./trades";
 
@@ -44,8 +45,8 @@ describe("computeMetrics against the exact reference", () => {
 
   it("equals the reference with share credits on the books' holdings, before, between and on trade dates", () => {
     fc.assert(
-      fc.property(withCredits(books), ([trades, credits]) => {
-        expect(computeMetrics(trades, credits)).toEqual(referenceMetrics(trades, credits));
+      fc.property(withCredits(books), dividends, ([trades, credits], cash) => {
+        expect(computeMetrics(trades, credits, cash)).toEqual(referenceMetrics(trades, credits, cash));
       }),
       { numRuns: BOOKS },
     );
@@ -190,13 +191,14 @@ describe("holding partials", () => {
   /** Credits grouped like trades: by holding. */
   const creditsOf = (credits: readonly CreditInput[], key: string) => byHolding(credits).get(key) ?? [];
 
-  it("with share credits, merge to computeMetrics of the whole book, or to null", () => {
+  it("with share credits and cash dividends, merge to computeMetrics of the whole book, or to null", () => {
     fc.assert(
-      fc.property(withCredits(books), ([trades, credits]) => {
+      fc.property(withCredits(books), dividends, ([trades, credits], cash) => {
         const partials = [...byHolding(trades)].map(([key, own]) => holdingPartial(own, creditsOf(credits, key)));
-        const merged = mergePartials(partials);
-        if (merged !== null) expect(merged).toEqual(computeMetrics(trades, credits));
-        expect(mergePartials([combinePartials(partials)])).toEqual(merged);
+        const received = sumDividends(cash);
+        const merged = mergePartials(partials, received);
+        if (merged !== null) expect(merged).toEqual(computeMetrics(trades, credits, cash));
+        expect(mergePartials([combinePartials(partials)], received)).toEqual(merged);
       }),
       { numRuns: BOOKS },
     );

@@ -3,7 +3,7 @@
  * sell and one Fraction per figure, rounded once at the end. Slow and obvious, so the engine can
  * be checked against it on any book.
  */
-import type { CreditInput, CustomerMetrics, Deal, TradeInput } from "../../src/domain";
+import type { CreditInput, CustomerMetrics, Deal, DividendInput, TradeInput } from "../../src/domain";
 import { Fraction, money } from "./fraction";
 
 export interface ReferenceDeal {
@@ -146,8 +146,15 @@ export function referenceAverageCost(trades: readonly TradeInput[], credits: rea
   return total;
 }
 
-export function referenceMetrics(trades: readonly TradeInput[], credits: readonly CreditInput[] = []): CustomerMetrics {
+export function referenceMetrics(
+  trades: readonly TradeInput[],
+  credits: readonly CreditInput[] = [],
+  dividends: readonly DividendInput[] = [],
+): CustomerMetrics {
   const { deals, unmatched } = referenceDeals(trades, credits);
+  const averageCost = referenceAverageCost(trades, credits);
+  const gross = dividends.reduce((a, d) => a.add(money(d.gross_amount)), ZERO);
+  const tax = dividends.reduce((a, d) => a.add(money(d.tax)), ZERO);
   const sum = (values: Fraction[]) => values.reduce((a, b) => a.add(b), ZERO);
   const mean = (values: Fraction[]) => (values.length === 0 ? ZERO : sum(values).div(new Fraction(BigInt(values.length))));
   const total = (pick: (t: TradeInput) => string, keep: (t: TradeInput) => boolean) =>
@@ -185,9 +192,17 @@ export function referenceMetrics(trades: readonly TradeInput[], credits: readonl
       total_sell_fee: total((t) => t.fee, sells),
       total_tax: total((t) => t.personal_tax, all),
       realized_pnl: realized,
-      realized_pnl_average_cost: referenceAverageCost(trades, credits).toRoundedNumber(2),
+      realized_pnl_average_cost: averageCost.toRoundedNumber(2),
       transaction_count: trades.length,
       date_range: { from: dates[0] ?? null, to: dates[dates.length - 1] ?? null },
+      dividends: {
+        count: dividends.length,
+        gross: gross.toRoundedNumber(2),
+        tax: tax.toRoundedNumber(2),
+        net: gross.sub(tax).toRoundedNumber(2),
+      },
+      // No valuation yet: its unrealized P&L counts as 0.
+      total_return: averageCost.add(gross).sub(tax).toRoundedNumber(2),
     },
     analytics: {
       summary: {

@@ -4,10 +4,18 @@
  * test writes into the source (to sync it) or straight into the target (to read it back).
  * Every id and slug is fresh, so tests never collide.
  */
-import { computeMetrics } from "../../src/domain";
+import { type CreditInput, computeMetrics } from "../../src/domain";
 import { newSlug } from "../../src/domain/slug";
 import type { Sql } from "../../src/db/client";
-import type { AccountRow, BrokerRow, CustomerRow, HoldingRow, StaffRow, TransactionRow } from "../../src/db/source";
+import type {
+  AccountRow,
+  BrokerRow,
+  CorporateActionRow,
+  CustomerRow,
+  HoldingRow,
+  StaffRow,
+  TransactionRow,
+} from "../../src/db/source";
 
 type Stamp = { updated_at: string; deleted_at: string | null };
 
@@ -21,6 +29,7 @@ export class Book {
   accounts: AccountRow[] = [];
   holdings: HoldingRow[] = [];
   transactions: TransactionRow[] = [];
+  corporate_actions: CorporateActionRow[] = [];
 
   /** A row of `table`: a fresh id, the defaults, the stamp, then what the test gives. */
   private add<T extends Table, R extends Book[T][number]>(table: T, defaults: Omit<R, "id" | keyof Stamp>, p: Partial<R>): R {
@@ -74,6 +83,18 @@ export class Book {
     return this.add("transactions", { ...defaults, account_id, trade_date, type, quantity, price }, p);
   }
 
+  /**
+   * A corporate action: by default a share credit of `quantity` FPT shares paid on its ex_date;
+   * a cash dividend gives `gross_amount` and `tax`.
+   */
+  corporateAction(
+    p: Partial<CorporateActionRow> & { account_id: string; type: CorporateActionRow["type"]; ex_date: string; quantity: number },
+  ): CorporateActionRow {
+    const { account_id, type, ex_date, quantity } = p;
+    const defaults = { stock_code: "FPT", isin_code: "VN000000FPT1", pay_date: ex_date, gross_amount: "0", tax: "0" };
+    return this.add("corporate_actions", { ...defaults, account_id, type, ex_date, quantity }, p);
+  }
+
   /** One customer with staff, a broker and an account: the usual starting point. */
   simpleCustomer(p: { broker?: Partial<BrokerRow>; customer?: Partial<CustomerRow>; account?: Partial<AccountRow> } = {}) {
     const broker = this.broker(p.broker);
@@ -84,7 +105,7 @@ export class Book {
   }
 }
 
-const TABLES = ["brokers", "staff", "customers", "accounts", "holdings", "transactions"] as const;
+const TABLES = ["brokers", "staff", "customers", "accounts", "holdings", "transactions", "corporate_actions"] as const;
 type Table = (typeof TABLES)[number];
 
 /** Writes the book into a source database, one set-based insert per table, in one transaction. */
@@ -124,16 +145,30 @@ export async function writeTarget(sql: Sql, book: Book): Promise<void> {
 
 const isLive = (row: Stamp) => row.deleted_at === null;
 
-/** Each live customer's metrics over the live trades of their live accounts. */
+/** Each live customer's metrics over the live trades and share credits of their live accounts. */
 function storedMetrics(book: Book) {
   const ownerOfLiveAccount = new Map(book.accounts.filter(isLive).map((a) => [a.id, a.customer_id]));
   const computedAt = new Date().toISOString();
+  const owned = (customerId: string) => (r: Stamp & { account_id: string }) =>
+    isLive(r) && ownerOfLiveAccount.get(r.account_id) === customerId;
   return book.customers.filter(isLive).map((customer) => ({
     customer_id: customer.id,
-    ...computeMetrics(book.transactions.filter((t) => isLive(t) && ownerOfLiveAccount.get(t.account_id) === customer.id)),
+    ...computeMetrics(
+      book.transactions.filter(owned(customer.id)),
+      shareCredits(book.corporate_actions.filter(owned(customer.id))),
+      cashDividends(book.corporate_actions.filter(owned(customer.id))),
+    ),
     computed_at: computedAt,
   }));
 }
+
+/** The cash dividends among corporate actions. */
+export const cashDividends = (actions: readonly CorporateActionRow[]): CorporateActionRow[] =>
+  actions.filter((c) => c.type === "cash_dividend");
+
+/** The share credits among corporate actions, as the P&L engine takes them. */
+export const shareCredits = (actions: readonly CorporateActionRow[]): CreditInput[] =>
+  actions.filter((c) => c.type === "share_dividend");
 
 /**
  * The usual customer: accounts at SSI and VND, a holding in each, and three trades (an FPT

@@ -60,8 +60,8 @@ describe("runs that chain", () => {
       const dbs = await withSource(book);
       const { sent, queue } = recordingQueue();
       const env = { ...dbs.env, SYNC_QUEUE: queue };
-      // Each run stops after eight steps: enough to read the six streams and move on by two.
-      const limits = { pageRows: 2, stopAfterSteps: 8 };
+      // Each run stops after nine steps: enough to read the seven streams and move on by two.
+      const limits = { pageRows: 2, stopAfterSteps: 9 };
 
       const first = await syncAndInvalidate(getConfig(env), { trigger: "manual", mode: "delta", limits, queue });
       expect(first.complete).toBe(false);

@@ -11,7 +11,15 @@
  */
 import { expect } from "vitest";
 import type { Sql } from "../../src/db/client";
-import type { AccountRow, BrokerRow, CustomerRow, HoldingRow, StaffRow, TransactionRow } from "../../src/db/source";
+import type {
+  AccountRow,
+  BrokerRow,
+  CorporateActionRow,
+  CustomerRow,
+  HoldingRow,
+  StaffRow,
+  TransactionRow,
+} from "../../src/db/source";
 import { servedAccount } from "../../src/db/served";
 import { combinePartials, computeMetrics, type HoldingPartial } from "../../src/domain";
 import { getConfig, type Env } from "../../src/env";
@@ -20,7 +28,7 @@ import { isoMicros } from "../../src/sync/cursor";
 import type { Mode } from "../../src/sync/report";
 import { runSync } from "../../src/sync/run";
 import { STREAMS } from "../../src/sync/streams";
-import { Book, twoCustomerBook, writeSource } from "../support/book";
+import { Book, cashDividends, shareCredits, twoCustomerBook, writeSource } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
 import { getJson } from "../support/worker";
 
@@ -92,14 +100,15 @@ interface SourceBook {
   accounts: AccountRow[];
   holdings: HoldingRow[];
   transactions: TransactionRow[];
+  corporate_actions: CorporateActionRow[];
 }
 
 async function readSourceBook(source: Sql): Promise<SourceBook> {
   const all = (table: string) => source.query(`select * from ${table} order by id`);
-  const [brokers, staff, customers, accounts, holdings, transactions] = await Promise.all(
-    ["brokers", "staff", "customers", "accounts", "holdings", "transactions"].map(all),
+  const [brokers, staff, customers, accounts, holdings, transactions, corporate_actions] = await Promise.all(
+    ["brokers", "staff", "customers", "accounts", "holdings", "transactions", "corporate_actions"].map(all),
   );
-  return { brokers, staff, customers, accounts, holdings, transactions } as unknown as SourceBook;
+  return { brokers, staff, customers, accounts, holdings, transactions, corporate_actions } as unknown as SourceBook;
 }
 
 const STOCK_CODE = /^[A-Z0-9]{1,10}$/;
@@ -113,6 +122,12 @@ export const acceptable = {
     h.quantity >= 0 && !negative(h.avg_cost) && !negative(h.total_cost) && STOCK_CODE.test(h.stock_code),
   transaction: (t: TransactionRow) =>
     t.quantity > 0 && ![t.price, t.total_value, t.fee, t.personal_tax].some(negative) && STOCK_CODE.test(t.stock_code),
+  corporateAction: (c: CorporateActionRow) =>
+    STOCK_CODE.test(c.stock_code) &&
+    c.pay_date >= c.ex_date &&
+    (c.type === "share_dividend"
+      ? c.quantity > 0 && Number(c.gross_amount) === 0 && Number(c.tax) === 0
+      : c.quantity >= 0 && !negative(c.gross_amount) && !negative(c.tax) && Number(c.tax) <= Number(c.gross_amount)),
 };
 
 const num = (money: string) => Number(money);
@@ -199,7 +214,14 @@ export async function referenceServed(
         broker: brokerJson(brokerById.get(a.broker_id)!),
       })),
     };
-    return { slug: c.slug, aggregate: { customer, portfolio: holdings, ...computeMetrics(trades) }, history };
+    const actions = book.corporate_actions.filter(
+      (a) => accountById.has(a.account_id) && isLive(a) && acceptable.corporateAction(a),
+    );
+    return {
+      slug: c.slug,
+      aggregate: { customer, portfolio: holdings, ...computeMetrics(trades, shareCredits(actions), cashDividends(actions)) },
+      history,
+    };
   });
   const served = new Set(customers.map((c) => c.slug));
   return {

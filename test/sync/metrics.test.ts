@@ -78,11 +78,11 @@ describe("stored metrics after a sync", () => {
       book.trade({ account_id: account.id, trade_date: "2024-03-01", type: "buy", quantity: 10 + i, price: "25000" });
     }
     const expected = expectedStats(book);
-    // One holding a batch, one customer a batch. Each run reads the six streams
+    // One holding a batch, one customer a batch. Each run reads the seven streams
     // (a step each) and stops after two more steps, leaving the next batch it had read unstored;
     // once no holding waits, reading none is one of them.
     const dbs = await withSource(book);
-    const limits = { metricsTrades: 1, metricsCustomers: 1, stopAfterSteps: 8 };
+    const limits = { metricsTrades: 1, metricsCustomers: 1, stopAfterSteps: 9 };
     const runs = [];
     do runs.push((await runWith(dbs.env, limits)).report);
     while (!runs[runs.length - 1]!.complete && runs.length < 20);

@@ -82,7 +82,7 @@ describe("full reconciliation", () => {
       const full = await synced(dbs.env, "full");
       expect(full).toMatchObject({ synced_rows: 0, reconciliation: { repaired_ranges: 0, done: true } });
       // The upper bound, one empty page per stream, one checksum per table.
-      expect((await dbs.sourceRequests()) - before).toBe(1 + 6 + 6);
+      expect((await dbs.sourceRequests()) - before).toBe(1 + 7 + 7);
     },
     HEAVY,
   );
