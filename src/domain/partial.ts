@@ -25,7 +25,6 @@ import {
   type OpenLot,
   type OpenLots,
   type ParsedCredit,
-  type ParsedTrade,
   parseCredit,
   parseTrade,
   sortedCredits,
@@ -249,7 +248,8 @@ export function continuePartial(
   const partial = toPartial(agg);
   const lastTrade = parsed[parsed.length - 1]?.trade_date ?? from?.through ?? "";
   const lastCredit = (parsedCredits[parsedCredits.length - 1] as ParsedCredit | undefined)?.ex_date ?? "";
-  const through = lastCredit > lastTrade ? lastCredit : lastTrade;
+  // Dates as text compare in order (Math.max would not take them).
+  const through = [lastTrade, lastCredit].sort()[1] as string;
 
   // Each buy opens a lot at the end of the stream; each sold share takes one from the head,
   // unless none was left (an unmatched sell).
