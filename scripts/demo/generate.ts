@@ -13,9 +13,18 @@ import { newSlug } from "../../src/domain/slug";
 import { BROKERS, isinFor, Market, TICKERS, tradingDays } from "./market";
 import { emailFor, mobilePhone, personName, STAFF_NAMES } from "./people";
 import { Random } from "./random";
-import type { AccountRow, BrokerRow, CustomerRow, HoldingRow, SourceRow, StaffRow, TransactionRow } from "../../src/db/source";
+import type {
+  AccountRow,
+  BrokerRow,
+  CorporateActionRow,
+  CustomerRow,
+  HoldingRow,
+  SourceRow,
+  StaffRow,
+  TransactionRow,
+} from "../../src/db/source";
 
-export type { AccountRow, BrokerRow, CustomerRow, HoldingRow, StaffRow, TransactionRow };
+export type { AccountRow, BrokerRow, CorporateActionRow, CustomerRow, HoldingRow, StaffRow, TransactionRow };
 
 /** One array per source table, in foreign-key order. */
 export interface DemoBook {
@@ -25,6 +34,8 @@ export interface DemoBook {
   accounts: AccountRow[];
   holdings: HoldingRow[];
   transactions: TransactionRow[];
+  /** None yet: the demo books no dividends or share credits. */
+  corporate_actions: CorporateActionRow[];
 }
 
 export interface DemoOptions {
@@ -63,6 +74,7 @@ export const emptyBook = (): DemoBook => ({
   accounts: [],
   holdings: [],
   transactions: [],
+  corporate_actions: [],
 });
 
 export function generateDemoBook(options: DemoOptions = {}): DemoBook {
