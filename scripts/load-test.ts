@@ -7,7 +7,7 @@
  * LOAD_CLIENTS, LOAD_SECONDS and LOCAL_PG_URL override the defaults.
  */
 import { createSql } from "../src/db/client";
-import { startLocalDbServer } from "./local-db/server";
+import { startLocalDbServer } from "./local-db";
 import { generateDemoBookChunks } from "./demo/generate";
 import { loadBook } from "./demo/load";
 import { startWranglerDev } from "./wrangler-dev";

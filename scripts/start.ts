@@ -10,7 +10,7 @@
 import { createSql } from "../src/db/client";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { startLocalDbServer } from "./local-db/server";
+import { startLocalDbServer } from "./local-db";
 import { generateDemoBookChunks } from "./demo/generate";
 import { isSourceEmpty, loadBook } from "./demo/load";
 import { startWranglerDev } from "./wrangler-dev";

@@ -3,6 +3,7 @@
  * src/index.ts wires it to the Worker's fetch and scheduled handlers.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./context";
 import { onError } from "./error-handler";
 import { AppError } from "./errors";
@@ -15,7 +16,7 @@ import { brokers } from "./routes/brokers";
 import { customers } from "./routes/customers";
 import { docs } from "./routes/docs";
 import { health } from "./routes/health";
-import { page, pageHeaders } from "./routes/page";
+import { page } from "./routes/page";
 import { portfolio } from "./routes/portfolio";
 import { stats } from "./routes/stats";
 import { sync } from "./routes/sync";
@@ -26,9 +27,19 @@ export function createApp() {
 
   app.use("*", requestId, securityHeaders, config, corsFromConfig);
   for (const path of LOOKUP_ROUTES) app.use(path, limitNotFound);
+  // A known path asked with a method it does not take: 405 with the methods its routes take, as
+  // registered below (HEAD with GET). Route middleware such as the admin key only runs for a
+  // matched route, so this answers before any key is looked at. Inside the 404 brake, which so
+  // sees a 405, not a miss. CORS has already answered every OPTIONS.
+  app.use(
+    "*",
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) => onError(new AppError(405, { headers: { Allow: methods.join(", ") } }), c),
+    }),
+  );
   app.use("/api/*", database);
-  // The page's headers go outside its cached handler, so a cached page carries them too.
-  app.use("/c/*", pageHeaders, database);
+  app.use("/c/*", database);
   registerAdminKeyScheme(app);
 
   // Chained, so AppType carries every route for Hono's typed client (hc<AppType>).
@@ -46,9 +57,9 @@ export function createApp() {
   // HTML for people, not part of the typed client.
   app.route("/", page);
 
-  app.notFound(() => {
-    throw new AppError(404);
-  });
+  // Answered rather than thrown: a thrown error marks the request as failed, and
+  // methodNotAllowed leaves a failed request's 404 alone.
+  app.notFound((c) => onError(new AppError(404), c));
   app.onError(onError);
   return routes;
 }

@@ -12,6 +12,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./context";
 import type { Config } from "./env";
 import { AppError } from "./errors";
+import { log } from "./log";
 import { Brake, clientOf, tooMany } from "./rate-limit";
 
 /** `openssl rand -base64 32` makes 44 characters; anything under 32 is within reach of guessing offline. */
@@ -44,15 +45,11 @@ export function adminKeyWeakness(config: Pick<Config, "ADMIN_API_KEY">): string 
   return null;
 }
 
-function log(level: "warn", fields: Record<string, unknown>): void {
-  console[level](JSON.stringify({ level, ...fields }));
-}
-
 export const requireAdminKey = createMiddleware<AppEnv>(async (c, next) => {
   const client = clientOf(c.req);
   const requestId = c.get("requestId");
   if (wrongKeys.isBlocked(client)) {
-    log("warn", { request_id: requestId, event: "admin_key_throttled", client });
+    log("warn", "admin_key_throttled", { request_id: requestId, client });
     throw tooMany();
   }
 
@@ -60,9 +57,8 @@ export const requireAdminKey = createMiddleware<AppEnv>(async (c, next) => {
   const provided = c.req.header("X-Admin-Key");
   if (!(await isAdminKey(provided, config.ADMIN_API_KEY))) {
     const over = await wrongKeys.failed(c.env.ADMIN_KEY_LIMITER, client);
-    log("warn", {
+    log("warn", over ? "admin_key_throttled" : "admin_key_rejected", {
       request_id: requestId,
-      event: over ? "admin_key_throttled" : "admin_key_rejected",
       client,
       reason: config.ADMIN_API_KEY === undefined ? "no_key_configured" : provided ? "wrong_key" : "missing_key",
     });
@@ -70,6 +66,6 @@ export const requireAdminKey = createMiddleware<AppEnv>(async (c, next) => {
   }
 
   const weakness = adminKeyWeakness(config);
-  if (weakness) log("warn", { request_id: requestId, event: "weak_admin_key", detail: weakness });
+  if (weakness) log("warn", "weak_admin_key", { request_id: requestId, detail: weakness });
   await next();
 });

@@ -4,6 +4,7 @@
  * object (an isolate sees the same env on every request) rather than on every request.
  */
 import { z } from "zod";
+import { CronError, parseCron } from "./sync/schedule";
 
 /**
  * The bindings of wrangler.toml and the secrets named in .dev.vars.example, as `wrangler types`
@@ -31,6 +32,18 @@ const configSchema = z.object({
   ADMIN_API_KEY: optionalSecret,
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   SYNC_OVERLAP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** The Cron Trigger (one of wrangler.toml's crons, as written there) that runs the reconciliation. */
+  SYNC_RECONCILE_CRON: z
+    .string()
+    .default("0 19 * * *")
+    .superRefine((v, ctx) => {
+      try {
+        parseCron(v);
+      } catch (err) {
+        if (!(err instanceof CronError)) throw err;
+        ctx.addIssue({ code: "custom", message: err.message });
+      }
+    }),
   CORS_ORIGINS: z
     .string()
     .default("*")

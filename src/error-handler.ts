@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { NOT_STORED } from "./cache";
 import type { AppEnv } from "./context";
 import { AppError, describe, errorBody, type ErrorBody, isDatabaseUnavailable } from "./errors";
+import { log } from "./log";
 
 export function onError(err: Error, c: Context<AppEnv>): Response {
   const requestId = c.get("requestId");
@@ -20,9 +21,9 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
     return c.json(errorBody(status, status >= 500 ? { request_id: requestId } : {}), status);
   }
   if (isDatabaseUnavailable(err)) {
-    console.error(JSON.stringify({ level: "error", request_id: requestId, event: "database_unavailable", error: describe(err) }));
+    log("error", "database_unavailable", { request_id: requestId, error: describe(err) });
     return c.json(errorBody(503, { request_id: requestId }), 503);
   }
-  console.error(JSON.stringify({ level: "error", request_id: requestId, event: "unhandled", error: describe(err) }));
+  log("error", "unhandled", { request_id: requestId, error: describe(err) });
   return c.json(errorBody(500, { request_id: requestId }), 500);
 }

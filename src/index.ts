@@ -1,6 +1,7 @@
 /**
- * Worker entry: HTTP requests go to the Hono app, Cron Triggers run the delta sync, and the
- * continuation queue runs the next sync after one that stopped at its budget.
+ * Worker entry: HTTP requests go to the Hono app, Cron Triggers run the delta sync (or the
+ * nightly reconciliation, told apart by `controller.cron`), and the continuation queue runs the
+ * next sync after one that stopped at its budget.
  */
 import { app } from "./app";
 import type { Env } from "./env";
@@ -8,8 +9,8 @@ import { type Continuation, continueSync, cronSync } from "./sync/worker";
 
 export default {
   fetch: app.fetch,
-  async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(cronSync(env));
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(cronSync(env, controller.cron));
   },
   async queue(batch, env) {
     await continueSync(batch, env);

@@ -62,8 +62,10 @@ export class Brake {
 const notFound = new Brake("404");
 
 /**
- * The routes that look something up by a value a stranger could guess: a customer's slug, and an
- * account id under it. Nothing else is braked by 404s (an unknown route reveals nothing).
+ * The API routes that look something up by a value a stranger could guess: a customer's slug,
+ * and an account id under it. The customer's page, /c/:slug, is one too: its router puts the same
+ * brake on it (src/routes/page.tsx), so its 429 is a page. Nothing else is braked by 404s (an
+ * unknown route reveals nothing).
  */
 export const LOOKUP_ROUTES = [
   "/api/customers/:slug",
@@ -73,7 +75,6 @@ export const LOOKUP_ROUTES = [
   "/api/stats/:slug",
   "/api/analytics/:slug",
   "/api/aggregate/:slug",
-  "/c/:slug",
 ] as const;
 
 /** For LOOKUP_ROUTES, ahead of the edge cache: a blocked client must not get cached hits either. */

@@ -5,7 +5,7 @@
  * whatever is left, so runs against a real PostgreSQL (TEST_PG_URL) leave none behind.
  */
 import type { TestProject } from "vitest/node";
-import { startLocalDbServer } from "../scripts/local-db/server";
+import { startLocalDbServer } from "../scripts/local-db";
 import { type FoundChromium, findChromium } from "./browser/chromium";
 
 declare module "vitest" {

@@ -68,6 +68,7 @@ export default defineConfig({
           : {
               name: "workers",
               include: ["test/**/*.test.ts"],
+              setupFiles: ["./test/support/decimal.ts"],
               exclude: ["test/node/**", "test/local-db/**", "test/browser/**"],
               isolate: false,
               sequence: { groupOrder: 0 },

@@ -18,7 +18,7 @@
 import autocannon from "autocannon";
 import { gzipSync } from "node:zlib";
 import { createSql } from "../../src/db/client";
-import { startLocalDbServer } from "../local-db/server";
+import { startLocalDbServer } from "../local-db";
 import { generateDemoBookChunks } from "../demo/generate";
 import { loadBook } from "../demo/load";
 import { freePort, startWranglerDev } from "../wrangler-dev";

@@ -8,6 +8,8 @@
  * - "1% random edits": 1% of every table's rows changed;
  * - "trading day": 1% new trades on the next date for 30% of the customers, 0.1% of the older
  *   trades edited, a few soft deletes (scripts/bench/book.ts);
+ * - "price day": one close for each of 1,000 stock codes on a new date (the demo's tickers,
+ *   then made-up codes), which moves latest_prices and recomputes no customer's metrics;
  * - one new trade for a customer with 100,000 trades: in a small holding, then in the large one.
  *
  * Each phase is printed beside a floor measured in the same run on the same PostgreSQL server:
@@ -18,13 +20,14 @@
  */
 import pg from "pg";
 import { pathToFileURL } from "node:url";
-import { generateDemoBookChunks } from "../demo/generate";
+import { generateDemoBookChunks, UNPRICED_TICKER } from "../demo/generate";
+import { TICKERS } from "../demo/market";
 import { loadBook } from "../demo/load";
-import { startLocalDbServer } from "../local-db/server";
+import { startLocalDbServer } from "../local-db";
 import { createSql } from "../../src/db/client";
 import { isoMicros } from "../../src/sync/cursor";
 import type { SyncConfig } from "../../src/sync/run";
-import { STREAMS } from "../../src/sync/streams";
+import { STREAMS, type StreamName } from "../../src/sync/streams";
 import { applyTradingDay, generateSqlBook, type TradingDay } from "./book";
 import { syncUntilComplete, type Chain } from "./chain";
 
@@ -44,14 +47,19 @@ const BIG_TRADES = Number(process.env.BENCH_BIG_TRADES ?? 100_000);
 const BIG_HOLDING = BIG_TRADES - 3 * Math.floor(BIG_TRADES / 100);
 
 /** A real change per table, so the sync has something to write. */
-const CHANGES: Record<string, string> = {
+const CHANGES: Record<StreamName, string> = {
   brokers: "name = name || '*'",
   staff: "name = name || '*'",
   customers: "phone = phone || '0'",
   accounts: "account_no = account_no || '0'",
   holdings: "quantity = quantity + 1",
   transactions: "fee = fee + 1",
+  corporate_actions: "tax = tax", // the bench books none
+  stock_prices: "close_price = close_price + 10",
 };
+
+/** A price day: one close for each of this many stock codes (the demo's tickers, then made-up codes). */
+const PRICE_DAY_CODES = 1000;
 
 export interface Timed {
   rows: number;
@@ -179,6 +187,18 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
       since = await clock();
       const tradingDay = await applyTradingDay(sourcePg);
       phases.push(await phase("trading day", since));
+
+      // A price day: one close per stock code on a new date; a valuation, never a P&L recompute.
+      await settle();
+      since = await clock();
+      const codes = [...TICKERS.map((t) => t.code).filter((c) => c !== UNPRICED_TICKER)];
+      for (let i = 0; codes.length < PRICE_DAY_CODES; i++) codes.push(`P${String(i).padStart(4, "0")}`);
+      await sourcePg.query(
+        `insert into stock_prices (stock_code, trade_date, close_price, updated_at)
+         select code, '2026-01-05', 10000 + 50 * n, clock_timestamp() from unnest($1::text[]) with ordinality as c(code, n)`,
+        [codes],
+      );
+      phases.push(await phase(`price day (${PRICE_DAY_CODES} closes)`, since));
 
       // A customer with 100,000 trades: synced in full first, then one trade at a time.
       log(`one large customer: ${BIG_TRADES} trades`);

@@ -21,10 +21,11 @@ import type {
   HoldingRow,
   SourceRow,
   StaffRow,
+  StockPriceRow,
   TransactionRow,
 } from "../../src/db/source";
 
-export type { AccountRow, BrokerRow, CorporateActionRow, CustomerRow, HoldingRow, StaffRow, TransactionRow };
+export type { AccountRow, BrokerRow, CorporateActionRow, CustomerRow, HoldingRow, StaffRow, StockPriceRow, TransactionRow };
 
 /** One array per source table, in foreign-key order. */
 export interface DemoBook {
@@ -36,6 +37,7 @@ export interface DemoBook {
   transactions: TransactionRow[];
   /** None yet: the demo books no dividends or share credits. */
   corporate_actions: CorporateActionRow[];
+  stock_prices: StockPriceRow[];
 }
 
 export interface DemoOptions {
@@ -75,6 +77,7 @@ export const emptyBook = (): DemoBook => ({
   holdings: [],
   transactions: [],
   corporate_actions: [],
+  stock_prices: [],
 });
 
 export function generateDemoBook(options: DemoOptions = {}): DemoBook {
@@ -115,7 +118,7 @@ export function* generateDemoBookChunks(options: DemoOptions = {}): Generator<De
     updated_at: founded,
     deleted_at: null,
   }));
-  yield { ...emptyBook(), brokers, staff };
+  yield { ...emptyBook(), brokers, staff, stock_prices: closingPrices(firm, market) };
 
   const customerEmails = new Set<string>();
   for (let index = 0; index < customers; index++) {
@@ -151,6 +154,36 @@ function resolve(options: DemoOptions) {
 function timestamp(rng: Random, date: string, hour: number): string {
   const pad = (n: number, width = 2) => String(n).padStart(width, "0");
   return `${date}T${pad(hour + rng.int(0, 1))}:${pad(rng.int(0, 59))}:${pad(rng.int(0, 59))}.${pad(rng.int(0, 999_999), 6)}Z`;
+}
+
+/** Trading days of closes the back office keeps for the demo: about a year. */
+const PRICED_DAYS = 250;
+/** The one ticker the demo leaves without closes, so the page shows an unpriced holding too. */
+export const UNPRICED_TICKER = "VCS";
+
+/**
+ * The official closes of the last PRICED_DAYS trading days, in đồng per share, for every
+ * ticker but UNPRICED_TICKER: the market's own walk, which the demo's trades were filled near.
+ */
+function closingPrices(rng: Random, market: Market): StockPriceRow[] {
+  const rows: StockPriceRow[] = [];
+  const first = Math.max(0, market.days.length - PRICED_DAYS);
+  TICKERS.forEach((ticker, index) => {
+    if (ticker.code === UNPRICED_TICKER) return;
+    for (let day = first; day < market.days.length; day++) {
+      const date = market.days[day]!;
+      rows.push({
+        id: rng.uuid(),
+        stock_code: ticker.code,
+        trade_date: date,
+        close_price: wholeDong(market.close(index, day)),
+        // Booked after the session closes (15:00 in Vietnam, 08:00 UTC).
+        updated_at: timestamp(rng, date, 8),
+        deleted_at: null,
+      });
+    }
+  });
+  return rows;
 }
 
 /** Money columns are numeric(20,4); written the way Postgres prints them. */

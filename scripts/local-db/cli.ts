@@ -5,7 +5,7 @@
  * under `.data/pglite/<database>`, or the PostgreSQL server at LOCAL_PG_URL when that is set.
  */
 import { fileURLToPath } from "node:url";
-import { startLocalDbServer } from "./server";
+import { startLocalDbServer } from "./index";
 
 const port = Number(process.env.LOCAL_DB_PORT || 4444);
 const pgUrl = process.env.LOCAL_PG_URL || undefined;

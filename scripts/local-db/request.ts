@@ -3,7 +3,6 @@
  * the `Neon-*` headers, the database named by `Neon-Connection-String`, and the JSON payload,
  * a single `{query, params}` or a batch `{queries: [...]}`.
  */
-import type { IncomingHttpHeaders } from "node:http";
 import { type IsolationLevel, ISOLATION_LEVELS, type Statement, type TransactionOptions } from "./backend";
 
 /** A request rejected before it reaches Postgres, answered with `{message}` and this status. */
@@ -18,34 +17,36 @@ export class HttpError extends Error {
 
 export interface SqlHeaders {
   database: string;
-  rawOutput: boolean;
   arrayMode: boolean;
   transaction: TransactionOptions;
 }
 
 /** Only the literal `true` counts, as in the proxy. */
-const isTrue = (value: string | string[] | undefined) => value === "true";
+const isTrue = (value: string | null) => value === "true";
 
-export function parseSqlHeaders(headers: IncomingHttpHeaders): SqlHeaders {
-  const level = headers["neon-batch-isolation-level"];
-  if (level !== undefined && !(typeof level === "string" && Object.hasOwn(ISOLATION_LEVELS, level))) {
-    throw new HttpError(400, "invalid isolation level");
+export function parseSqlHeaders(headers: Headers): SqlHeaders {
+  const database = databaseOf(headers.get("neon-connection-string"));
+  const level = headers.get("neon-batch-isolation-level");
+  if (level !== null && !Object.hasOwn(ISOLATION_LEVELS, level)) throw new HttpError(400, "invalid isolation level");
+  // Neon converts cells to JSON values unless asked for Postgres's text; @neondatabase/serverless
+  // always asks (it parses the text itself), so this server speaks only that mode.
+  if (!isTrue(headers.get("neon-raw-text-output"))) {
+    throw new HttpError(400, "only Neon-Raw-Text-Output: true is served, as @neondatabase/serverless sends it");
   }
   return {
-    database: databaseOf(headers["neon-connection-string"]),
-    rawOutput: isTrue(headers["neon-raw-text-output"]),
-    arrayMode: isTrue(headers["neon-array-mode"]),
+    database,
+    arrayMode: isTrue(headers.get("neon-array-mode")),
     transaction: {
-      isolationLevel: level as IsolationLevel | undefined,
-      readOnly: isTrue(headers["neon-batch-read-only"]),
-      deferrable: isTrue(headers["neon-batch-deferrable"]),
+      isolationLevel: (level ?? undefined) as IsolationLevel | undefined,
+      readOnly: isTrue(headers.get("neon-batch-read-only")),
+      deferrable: isTrue(headers.get("neon-batch-deferrable")),
     },
   };
 }
 
 /** The database a connection string names; user, password and host are not checked. */
-function databaseOf(connectionString: string | string[] | undefined): string {
-  if (typeof connectionString !== "string") throw new HttpError(400, "invalid header: neon-connection-string");
+function databaseOf(connectionString: string | null): string {
+  if (connectionString === null) throw new HttpError(400, "invalid header: neon-connection-string");
   let url: URL;
   try {
     url = new URL(connectionString);

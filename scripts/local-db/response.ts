@@ -3,9 +3,9 @@
  * Postgres error fields for a failed one.
  */
 import { ERROR_FIELDS, type SqlError, type StatementResult } from "./backend";
-import { textToJson } from "./text-to-json";
 
-export function resultJson(result: StatementResult, options: { rawOutput: boolean; arrayMode: boolean }) {
+/** Cells stay Postgres's text output (Neon-Raw-Text-Output), which the driver parses itself. */
+export function resultJson(result: StatementResult, options: { arrayMode: boolean }) {
   const fields = result.fields.map((f) => ({
     name: f.name,
     dataTypeID: f.dataTypeID,
@@ -16,12 +16,7 @@ export function resultJson(result: StatementResult, options: { rawOutput: boolea
     dataTypeModifier: f.dataTypeModifier,
     format: "text",
   }));
-  const rows = result.rows.map((row) => {
-    const cells = options.rawOutput
-      ? row
-      : row.map((cell, i) => (cell === null ? null : textToJson(cell, fields[i]?.dataTypeID ?? 0)));
-    return options.arrayMode ? cells : Object.fromEntries(fields.map((f, i) => [f.name, cells[i]]));
-  });
+  const rows = result.rows.map((row) => (options.arrayMode ? row : Object.fromEntries(fields.map((f, i) => [f.name, row[i]]))));
   return { command: result.command, rowCount: result.rowCount, rows, fields, rowAsArray: options.arrayMode };
 }
 

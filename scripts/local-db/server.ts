@@ -4,8 +4,11 @@
  * runs against it unchanged. Each connection string's database name selects (and on first use
  * creates) a database; see README.md for the protocol subset and the test endpoints.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { type Backend, toSqlError } from "./backend";
 import { PgBackend } from "./pg-backend";
 import { PgliteBackend } from "./pglite-backend";
@@ -42,6 +45,8 @@ type Fault = "error500" | "timeout";
 /** Neon's documented request size limit. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
+type LocalDbContext = Context<{ Bindings: HttpBindings }>;
+
 export async function startLocalDbServer(options: LocalDbServerOptions = {}): Promise<LocalDbServer> {
   const log = options.log ?? (() => {});
   const backend: Backend = options.pgUrl
@@ -52,78 +57,82 @@ export async function startLocalDbServer(options: LocalDbServerOptions = {}): Pr
   /** Responses held open by the `timeout` fault, ended when the server closes. */
   const hanging = new Set<ServerResponse>();
 
-  async function handleSql(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const headers = parseSqlHeaders(req.headers);
+  async function handleSql(c: LocalDbContext): Promise<Response> {
+    const headers = parseSqlHeaders(c.req.raw.headers);
     requests.set(headers.database, (requests.get(headers.database) ?? 0) + 1);
     const fault = faults.get(headers.database);
-    if (fault) {
-      req.resume();
-      if (fault === "error500") send(res, 500, { message: `simulated outage of database "${headers.database}"` });
-      else {
-        hanging.add(res);
-        res.on("close", () => hanging.delete(res));
-      }
-      return;
+    if (fault === "error500") return c.json({ message: `simulated outage of database "${headers.database}"` }, 500);
+    if (fault === "timeout") {
+      // Never answered: Node drops the unread body, and close() cuts the connection.
+      const res = c.env.outgoing;
+      hanging.add(res);
+      res.on("close", () => hanging.delete(res));
+      return new Promise<Response>(() => {});
     }
-    const payload = parsePayload(await readBody(req));
-    const format = (arrayMode: boolean | undefined) => ({
-      rawOutput: headers.rawOutput,
-      arrayMode: arrayMode ?? headers.arrayMode,
-    });
+    const payload = parsePayload(await c.req.text());
+    const format = (arrayMode: boolean | undefined) => ({ arrayMode: arrayMode ?? headers.arrayMode });
     if ("single" in payload) {
       const result = await backend.query(headers.database, payload.single.statement);
-      send(res, 200, resultJson(result, format(payload.single.arrayMode)));
-    } else {
-      const { batch } = payload;
-      const statements = batch.map((q) => q.statement);
-      const results = await backend.transaction(headers.database, statements, headers.transaction);
-      send(
-        res,
-        200,
-        { results: results.map((result, i) => resultJson(result, format(batch[i]?.arrayMode))) },
-        batchHeaders(headers),
-      );
+      return c.json(resultJson(result, format(payload.single.arrayMode)));
     }
+    const { batch } = payload;
+    const statements = batch.map((q) => q.statement);
+    const results = await backend.transaction(headers.database, statements, headers.transaction);
+    return c.json(
+      { results: results.map((result, i) => resultJson(result, format(batch[i]?.arrayMode))) },
+      200,
+      batchHeaders(headers),
+    );
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://local");
-    const route = ROUTES[url.pathname];
-    if (!route) throw new HttpError(404, `not found: ${url.pathname}`);
-    if (req.method !== route) throw new HttpError(400, `${url.pathname} expects ${route}, not ${req.method}`);
-    switch (url.pathname) {
-      case "/sql":
-        return handleSql(req, res);
-      case "/__health":
-        return send(res, 200, { ok: true });
-      case "/__stats":
-        return send(res, 200, { databases: Object.fromEntries(requests) });
-      case "/__drop": {
-        const database = requiredParam(url, "database");
-        await backend.drop(database);
-        return send(res, 200, { dropped: database });
-      }
-      case "/__fault": {
-        const database = requiredParam(url, "database");
-        const mode = requiredParam(url, "mode");
-        if (mode === "off") faults.delete(database);
-        else if (mode === "error500" || mode === "timeout") faults.set(database, mode);
-        else throw new HttpError(400, `mode must be error500, timeout or off, not "${mode}"`);
-        return send(res, 200, { database, mode });
-      }
-    }
-  }
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (res.destroyed) return; // the client went away (e.g. aborted mid-body): nobody to answer
-      if (error instanceof HttpError) return send(res, error.status, { message: error.message });
-      const sqlError = toSqlError(error);
-      if (sqlError) return send(res, 400, errorJson(sqlError));
-      log(`internal error on ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
-      send(res, 500, { message: `internal error: ${(error as Error)?.message ?? String(error)}` });
-    });
+  const app = new Hono<{ Bindings: HttpBindings }>();
+  app.use(async (c, next) => {
+    await next();
+    c.header("Access-Control-Allow-Origin", "*");
   });
+  app.post(
+    "/sql",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ message: `request is too large (max is ${MAX_BODY_BYTES} bytes)` }, 413),
+    }),
+    handleSql,
+  );
+  app.get("/__health", (c) => c.json({ ok: true }));
+  app.get("/__stats", (c) => c.json({ databases: Object.fromEntries(requests) }));
+  app.post("/__drop", async (c) => {
+    const database = requiredParam(c, "database");
+    await backend.drop(database);
+    return c.json({ dropped: database });
+  });
+  app.post("/__fault", (c) => {
+    const database = requiredParam(c, "database");
+    const mode = requiredParam(c, "mode");
+    if (mode === "off") faults.delete(database);
+    else if (mode === "error500" || mode === "timeout") faults.set(database, mode);
+    else throw new HttpError(400, `mode must be error500, timeout or off, not "${mode}"`);
+    return c.json({ database, mode });
+  });
+  for (const [path, method] of Object.entries(ROUTES)) {
+    app.all(path, (c) => {
+      throw new HttpError(400, `${path} expects ${method}, not ${c.req.method}`);
+    });
+  }
+  app.notFound((c) => c.json({ message: `not found: ${c.req.path}` }, 404));
+  app.onError((error, c) => {
+    if (error instanceof HttpError) return c.json({ message: error.message }, error.status as 400);
+    const sqlError = toSqlError(error);
+    if (sqlError) return c.json(errorJson(sqlError), 400);
+    // The client may have gone away (e.g. aborted mid-body): nobody to answer, nothing to report.
+    if (c.env.outgoing.destroyed) return c.body(null, 500);
+    log(`internal error on ${c.req.method} ${c.req.url}: ${(error as Error)?.stack ?? String(error)}`);
+    return c.json({ message: `internal error: ${(error as Error)?.message ?? String(error)}` }, 500);
+  });
+
+  // Hono's Node adapter, leaving the process's own Request and Response alone: the server also
+  // runs inside the test runner and start.ts, whose fetch must stay Node's.
+  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false });
+  if (!("closeIdleConnections" in server)) throw new Error("expected an HTTP/1.1 server");
   // Node closes an idle keep-alive connection after 5 s; a client that sends its next request
   // on it at that moment sees the connection reset (workerd: "Network connection lost", which
   // the service rightly answers with 503). Clients close idle connections well before a minute.
@@ -161,7 +170,7 @@ export async function startLocalDbServer(options: LocalDbServerOptions = {}): Pr
   };
 }
 
-/** The method each path answers. */
+/** The method each path answers; any other method gets 400. */
 const ROUTES: Record<string, string> = {
   "/sql": "POST",
   "/__health": "GET",
@@ -179,30 +188,8 @@ function batchHeaders({ transaction }: SqlHeaders): Record<string, string> {
   return headers;
 }
 
-function requiredParam(url: URL, name: string): string {
-  const value = url.searchParams.get(name);
+function requiredParam(c: LocalDbContext, name: string): string {
+  const value = c.req.query(name);
   if (!value) throw new HttpError(400, `missing query parameter "${name}"`);
   return value;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, `request is too large (max is ${MAX_BODY_BYTES} bytes)`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  // The client may have gone away while the query ran.
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, {
-    ...headers,
-    "Content-Type": "application/json",
-    "Access-Control-Allow-Origin": "*",
-  });
-  res.end(JSON.stringify(body));
 }

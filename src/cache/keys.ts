@@ -7,6 +7,11 @@
 export const customerScope = (slug: string) => `customer:${slug}`;
 /** The scope of the broker list, which no customer owns. */
 export const BROKERS_SCOPE = "brokers";
+/**
+ * The scope of the closing prices, which every answer carrying a valuation also depends on:
+ * a price day drops all of them with one delete (one purge by tag), whoever holds what.
+ */
+export const PRICES_SCOPE = "prices";
 
 export const cacheTag = (scope: string) => scope.replace(/[^A-Za-z0-9:_-]/g, "_");
 

@@ -11,13 +11,20 @@
  * version, and every older entry becomes unreachable and ages out), which works for keys we
  * could never enumerate, such as every filter combination of the trade history.
  *
+ * An answer may depend on more than one scope: one carrying a valuation (portfolio, stats,
+ * aggregate, the page) depends on its customer and on the closing prices, and its key carries
+ * both versions. A price day then costs one delete (one purge by tag everywhere) however many
+ * customers hold the stocks, where deleting each holder's version would take a Cache API call
+ * per customer, past the Worker's 1,000 per request; the prices version is read from the Cache
+ * API beside the customer's, so a HIT still costs no database request.
+ *
  * Entries are stored longer than the TTL: a fresh entry (younger than the TTL) is a HIT; an older
  * one is only served when the database fails (stale-if-error).
  */
 import type { Context, Input, TypedResponse } from "hono";
 import type { AppEnv } from "../context";
 import { isDatabaseUnavailable } from "../errors";
-import { BROKERS_SCOPE, cacheTag, customerScope, entryKey, resourceKey, versionKey } from "./keys";
+import { BROKERS_SCOPE, cacheTag, customerScope, entryKey, PRICES_SCOPE, resourceKey, versionKey } from "./keys";
 
 /** How long past its TTL an entry may still be served while the database is down. */
 export const STALE_IF_ERROR_SECONDS = 3600;
@@ -32,8 +39,8 @@ export const NOT_STORED = "private, no-store";
 /** Any route's context: the wrapper reads only what every route has. */
 type AnyContext = Context<AppEnv, string, Input>;
 
-/** Whose answers a route gives, from its request. */
-export type Scope = (c: AnyContext) => string;
+/** Whose answers a route gives, from its request: every scope whose change makes them stale. */
+export type Scope = (c: AnyContext) => string | readonly string[];
 
 /**
  * A route's handler as its route declares it. Its context is its own route's, narrower than
@@ -59,10 +66,15 @@ const validatedResource: Resource = (c) =>
 export function cached(scope: Scope, resource: Resource = validatedResource) {
   return <H extends Handler>(handler: H): H =>
     (async (c: AnyContext, ...rest: unknown[]) =>
-      serve(c, scope(c), resource, async () => (await handler(c, ...rest)) as Response)) as H;
+      serve(c, [scope(c)].flat(), resource, async () => (await handler(c, ...rest)) as Response)) as H;
 }
 
-async function serve(c: AnyContext, scope: string, resourceOf: Resource, answer: () => Promise<Response>): Promise<Response> {
+async function serve(
+  c: AnyContext,
+  scopes: readonly string[],
+  resourceOf: Resource,
+  answer: () => Promise<Response>,
+): Promise<Response> {
   const ttl = c.get("config").CACHE_TTL_SECONDS;
   if (ttl === 0) {
     const res = await answer();
@@ -74,10 +86,11 @@ async function serve(c: AnyContext, scope: string, resourceOf: Resource, answer:
   const resource = resourceOf(c);
   const cache = caches.default;
   const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p.catch(() => undefined));
-  const version = await storedVersion(cache, origin, scope);
+  const versions = await Promise.all(scopes.map((scope) => storedVersion(cache, origin, scope)));
   const ifNoneMatch = c.req.header("If-None-Match");
 
-  const entry = version ? await cache.match(entryKey(origin, version, resource)) : undefined;
+  const known = versions.every((v) => v !== undefined);
+  const entry = known ? await cache.match(entryKey(origin, versions.join("."), resource)) : undefined;
   if (entry && Date.now() - Number(entry.headers.get(STORED_AT)) < ttl * 1000) return forClient(entry, "HIT", ttl, ifNoneMatch);
 
   let res: Response;
@@ -96,7 +109,7 @@ async function serve(c: AnyContext, scope: string, resourceOf: Resource, answer:
   const headers = new Headers({
     ETag: await etagOf(body),
     [STORED_AT]: String(Date.now()),
-    "Cache-Tag": cacheTag(scope),
+    "Cache-Tag": scopes.map(cacheTag).join(","),
     "Cache-Control": `max-age=${ttl + STALE_IF_ERROR_SECONDS}`,
   });
   for (const name of REPRESENTATION_HEADERS) {
@@ -104,9 +117,13 @@ async function serve(c: AnyContext, scope: string, resourceOf: Resource, answer:
     if (value !== null) headers.set(name, value);
   }
   const stored = new Response(body, { status: 200, headers });
-  const current = version ?? crypto.randomUUID();
-  if (!version) waitUntil(cache.put(versionKey(origin, scope), versionEntry(current, scope)));
-  waitUntil(cache.put(entryKey(origin, current, resource), stored.clone()));
+  const current = versions.map((version, i) => {
+    if (version) return version;
+    const minted = crypto.randomUUID();
+    waitUntil(cache.put(versionKey(origin, scopes[i]!), versionEntry(minted, scopes[i]!)));
+    return minted;
+  });
+  waitUntil(cache.put(entryKey(origin, current.join("."), resource), stored.clone()));
   return forClient(stored, "MISS", ttl, ifNoneMatch);
 }
 
@@ -157,5 +174,7 @@ function forClient(stored: Response, status: "HIT" | "MISS" | "STALE", ttl: numb
 
 /** For routes addressed by a customer's slug: everything under it is that customer's. */
 export const forCustomer: Scope = (c) => customerScope(c.req.param("slug") ?? "");
+/** For a customer's answers that carry a valuation: stale when the customer or the closes change. */
+export const forValuedCustomer: Scope = (c) => [customerScope(c.req.param("slug") ?? ""), PRICES_SCOPE];
 /** For the broker list, which no customer owns. */
 export const forBrokers: Scope = () => BROKERS_SCOPE;

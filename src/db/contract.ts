@@ -67,3 +67,13 @@ export const corporateActionColumns = () => ({
   grossAmount: money("gross_amount").notNull(),
   tax: money("tax").notNull(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Closing prices (DESIGN §6.1, §7): a reference table, owned by no customer.
+
+/** One stock's official close on one trading day, in đồng per share, not adjusted. */
+export const stockPriceColumns = () => ({
+  stockCode: text("stock_code").notNull(),
+  tradeDate: date("trade_date", { mode: "string" }).notNull(),
+  closePrice: money("close_price").notNull(),
+});

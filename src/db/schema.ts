@@ -1,7 +1,7 @@
 /**
  * The serving (target) database: what the public API reads and the sync writes.
  *
- * The six data tables mirror every source row (src/db/source.ts), soft-deleted ones included,
+ * The data tables mirror every source row (src/db/source.ts), soft-deleted ones included,
  * with three columns of their own (DESIGN §7):
  * - `deleted_at`, the source's tombstone: a soft delete hides a row without losing it, so
  *   restoring it in the source (its owned rows unchanged) serves everything again;
@@ -40,7 +40,9 @@ import {
   corporateActionColumns,
   customerColumns,
   holdingColumns,
+  money,
   staffColumns,
+  stockPriceColumns,
   transactionColumns,
 } from "./contract";
 
@@ -109,6 +111,38 @@ export const transactions = pgTable(
     check("transactions_type_check", sql`${t.type} in ('buy', 'sell')`),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Closing prices and what values the holdings (DESIGN §6.1).
+
+/**
+ * Every source close, tombstones and rejected rows included, like the other mirrored tables. No
+ * unique (stock_code, trade_date): rows arrive in any order (a close deleted outright and
+ * booked again under a new id is repaired by reconciliation), and latest_prices decides.
+ */
+export const stockPrices = pgTable("stock_prices", { id: sourceId(), ...stockPriceColumns(), ...mirrored() }, (t) => [
+  index("stock_prices_stock_date_idx").on(t.stockCode, t.tradeDate.desc()),
+]);
+
+/**
+ * The close every holding of a stock is valued at: the live close with the latest trade date.
+ * The sync keeps it in step set-based from the codes whose closes changed (prices_pending), so
+ * a price day costs one pass over the day's closes; reads join it by stock code, in their one
+ * statement, instead of anything being stored per customer.
+ */
+export const latestPrices = pgTable("latest_prices", {
+  stockCode: text("stock_code").primaryKey(),
+  tradeDate: date("trade_date", { mode: "string" }).notNull(),
+  closePrice: money("close_price").notNull(),
+});
+
+/**
+ * Stock codes whose latest close may have changed, written with the price rows that changed it
+ * (in the same transaction), and emptied when latest_prices is brought up to date.
+ */
+export const pricesPending = pgTable("prices_pending", {
+  stockCode: text("stock_code").primaryKey(),
+});
 
 /**
  * What each account received (DESIGN §6.1): cash dividends and share credits. Listed by account,
@@ -194,6 +228,19 @@ export const holdingsPending = pgTable(
   (t) => [primaryKey({ columns: [t.accountId, t.stockCode] })],
 );
 
+/**
+ * One row: the rules version (src/domain: METRICS_RULES) the stored metrics were computed by.
+ * The sync compares it with its own on every run (src/sync/rules.ts).
+ */
+export const metricsRules = pgTable(
+  "metrics_rules",
+  {
+    one: boolean("one").primaryKey().default(true),
+    version: integer("version").notNull(),
+  },
+  (t) => [check("metrics_rules_one_row", sql`${t.one}`)],
+);
+
 export const metricsPending = pgTable("metrics_pending", {
   customerId: uuid("customer_id").primaryKey(),
   /**
@@ -221,12 +268,40 @@ export const holdingChanges = pgTable(
 
 /**
  * Where a full reconciliation stands, one row per table while it is under way: the table has
- * been compared and repaired up to and including `after_id`. No rows: none under way.
+ * been compared and repaired up to and including `after_id`; `descent` is the differing id range
+ * (uuid prefix, with its rows) being split or repaired when a run stopped, so the next run goes
+ * straight back into it rather than comparing down from the whole table again; and the rows
+ * repaired so far. No rows: none under way.
  */
 export const reconcileProgress = pgTable("reconcile_progress", {
   stream: text("stream").primaryKey(),
   afterId: uuid("after_id"),
+  descent: text("descent"),
+  descentRows: integer("descent_rows"),
+  inserted: integer("inserted").notNull().default(0),
+  updated: integer("updated").notNull().default(0),
+  deleted: integer("deleted").notNull().default(0),
 });
+
+/**
+ * Every reconciliation, from the run that asked for it (the schedule's or an operator's) to the
+ * run that compared the last table: how long it took, over how many runs, and what it repaired
+ * per table (`repaired`, written when it completes). Unfinished: under way, or superseded.
+ */
+export const reconciliations = pgTable(
+  "reconciliations",
+  {
+    id: uuid("id").primaryKey(),
+    trigger: text("trigger", { enum: ["manual", "cron", "chain", "start"] }).notNull(),
+    startedAt: instant("started_at").notNull(),
+    finishedAt: instant("finished_at"),
+    runs: integer("runs").notNull().default(0),
+    comparedRanges: integer("compared_ranges").notNull().default(0),
+    repairedRanges: integer("repaired_ranges").notNull().default(0),
+    repaired: jsonb("repaired"),
+  },
+  (t) => [index("reconciliations_finished_idx").on(t.finishedAt.desc())],
+);
 
 /**
  * One keyset cursor per stream: the last (updated_at, id) applied, at microsecond precision; the
@@ -261,6 +336,8 @@ export const syncRuns = pgTable(
     // "died": it was running when its lease expired (killed, or the isolate went away).
     outcome: text("outcome", { enum: ["running", "complete", "partial", "failed", "died"] }).notNull(),
     syncedRows: integer("synced_rows").notNull().default(0),
+    // Rows changed only because a parent changed (a moved account's trades): not in synced_rows.
+    derivedRows: integer("derived_rows").notNull().default(0),
     rejectedRows: integer("rejected_rows").notNull().default(0),
     pendingRows: integer("pending_rows").notNull().default(0),
     complete: boolean("complete").notNull().default(false),

@@ -15,6 +15,7 @@ import {
   customerColumns,
   holdingColumns,
   staffColumns,
+  stockPriceColumns,
   transactionColumns,
 } from "./contract";
 
@@ -84,6 +85,15 @@ export const sourceCorporateActions = pgTable(
   ],
 );
 
+/**
+ * Closing prices: a reference table with no owner (DESIGN §7), one row per stock and trading
+ * day. A back office without prices leaves it empty and nothing is valued.
+ */
+export const sourceStockPrices = pgTable("stock_prices", { ...tracked, ...stockPriceColumns() }, (t) => [
+  index("stock_prices_cursor_idx").on(t.updatedAt, t.id),
+  uniqueIndex("stock_prices_stock_date_key").on(t.stockCode, t.tradeDate),
+]);
+
 /** The synced streams, in foreign-key order: a parent always arrives before its children. */
 export const sourceTables = {
   brokers: sourceBrokers,
@@ -93,6 +103,7 @@ export const sourceTables = {
   holdings: sourceHoldings,
   transactions: sourceTransactions,
   corporate_actions: sourceCorporateActions,
+  stock_prices: sourceStockPrices,
 } as const;
 
 /*
@@ -162,4 +173,11 @@ export type CorporateActionRow = SourceRow & {
   quantity: number;
   gross_amount: string;
   tax: string;
+};
+
+/** A close in đồng per share (a back office storing thousands of đồng converts). */
+export type StockPriceRow = SourceRow & {
+  stock_code: string;
+  trade_date: string;
+  close_price: string;
 };

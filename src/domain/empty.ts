@@ -1,3 +1,4 @@
+import { Decimal } from "./decimal";
 import type { CustomerMetrics } from "./types";
 
 /**
@@ -7,17 +8,17 @@ import type { CustomerMetrics } from "./types";
  */
 export const EMPTY_METRICS: CustomerMetrics = {
   stats: {
-    total_buy_value: 0,
-    total_sell_value: 0,
-    total_buy_fee: 0,
-    total_sell_fee: 0,
-    total_tax: 0,
-    realized_pnl: 0,
-    realized_pnl_average_cost: 0,
+    total_buy_value: Decimal.ZERO,
+    total_sell_value: Decimal.ZERO,
+    total_buy_fee: Decimal.ZERO,
+    total_sell_fee: Decimal.ZERO,
+    total_tax: Decimal.ZERO,
+    realized_pnl: Decimal.ZERO,
+    realized_pnl_average_cost: Decimal.ZERO,
     transaction_count: 0,
     date_range: { from: null, to: null },
-    dividends: { count: 0, gross: 0, tax: 0, net: 0 },
-    total_return: 0,
+    dividends: { count: 0, gross: Decimal.ZERO, tax: Decimal.ZERO, net: Decimal.ZERO },
+    total_return: Decimal.ZERO,
   },
   analytics: {
     summary: {
@@ -25,13 +26,13 @@ export const EMPTY_METRICS: CustomerMetrics = {
       win_deals: 0,
       loss_deals: 0,
       win_rate: 0,
-      avg_win_pnl: 0,
-      avg_loss_pnl: 0,
-      profit_factor: 0,
+      avg_win_pnl: Decimal.ZERO,
+      avg_loss_pnl: Decimal.ZERO,
+      profit_factor: Decimal.ZERO,
       avg_holding_days_win: 0,
       avg_holding_days_loss: 0,
-      total_realized_pnl: 0,
-      total_fee_tax: 0,
+      total_realized_pnl: Decimal.ZERO,
+      total_fee_tax: Decimal.ZERO,
       monthly_trade_counts: {},
       monthly_realized_pnl: {},
       unmatched_sell_quantity: 0,

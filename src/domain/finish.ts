@@ -3,9 +3,17 @@
  * exact value: integer sums directly, fixed-scale sums through decide() (fixed.ts). A figure
  * the fixed scale cannot decide is taken from `exact` when given; without it the result is
  * null, meaning only the individual deals can settle it.
+ *
+ * Money and the profit factor come out as Decimals, written with every digit: a sum of
+ * numeric(20,4) amounts passes 2^53 long before it passes the schema's limits, and a profit
+ * factor over a loss of 0.01 đồng can pass 10^21. The win rate (4 places in [0, 1]) and average
+ * holding days (2 places, at most about 3.65 million days between 0001-01-01 and 9999-12-31)
+ * stay JS numbers: both are below 10^15 units of their last place, so the double's shortest
+ * text is exactly their decimal, without exponent.
  */
 import { type Aggregate, type FixedSum, type TopDeal, scaledTotal } from "./aggregate";
 import { type DividendSums, NO_DIVIDENDS } from "./dividends";
+import { Decimal } from "./decimal";
 import type { ExactSums, Fraction } from "./exact";
 import { SCALE, decide, decideRatio } from "./fixed";
 import type { CustomerMetrics, Deal } from "./types";
@@ -20,10 +28,10 @@ export function finish(agg: Aggregate, exact?: ExactSums, dividends: DividendSum
     return fallback();
   };
   /** Money: a sum in 10^-4 đồng x SCALE, over `count` (1 for a plain sum), to 2 places. */
-  const money = (total: FixedSum, count: number, whole: () => Fraction): number => {
-    if (count === 0) return 0;
+  const money = (total: FixedSum, count: number, whole: () => Fraction): Decimal => {
+    if (count === 0) return Decimal.ZERO;
     const div = SCALE * 100n * BigInt(count);
-    return toNumber(
+    return Decimal.fromScaled(
       settle(decide(scaledTotal(total), total.inexact, 1n, div), () => {
         const f = whole();
         return roundDiv(f.num, f.den * 100n * BigInt(count));
@@ -51,7 +59,7 @@ export function finish(agg: Aggregate, exact?: ExactSums, dividends: DividendSum
       inexact: agg.winPnl.inexact + agg.lossPnl.inexact,
     };
     const realized = money(all, 1, () => (exact as ExactSums).pnl("all"));
-    const monthly: Record<string, number> = {};
+    const monthly: Record<string, Decimal> = {};
     for (const month of [...agg.monthPnl.keys()].sort()) {
       monthly[month] = money(agg.monthPnl.get(month) as FixedSum, 1, () => (exact as ExactSums).monthPnl(month));
     }
@@ -64,20 +72,20 @@ export function finish(agg: Aggregate, exact?: ExactSums, dividends: DividendSum
         total_tax: cents(agg.tax),
         realized_pnl: realized,
         realized_pnl_average_cost: money(agg.averagePnl, 1, () => (exact as ExactSums).averageCost()),
+        transaction_count: agg.transactions,
+        date_range: { from: agg.from, to: agg.to },
         dividends: {
           count: dividends.count,
           gross: cents(dividends.gross),
           tax: cents(dividends.tax),
           net: cents(dividends.gross - dividends.tax),
         },
-        // Until the holdings carry a valuation (stock_prices), its unrealized P&L counts as 0
-        // here: total_return is then the realized average-cost figure plus net dividends.
+        // The stored part of total_return: the realized average-cost figure plus net dividends.
+        // The valuation's unrealized P&L is added as it is read (src/db/queries/valuation.ts).
         total_return: money({ ...agg.averagePnl, whole: agg.averagePnl.whole + dividends.gross - dividends.tax }, 1, () => {
           const f = (exact as ExactSums).averageCost();
           return { num: f.num + (dividends.gross - dividends.tax) * f.den, den: f.den };
         }),
-        transaction_count: agg.transactions,
-        date_range: { from: agg.from, to: agg.to },
       },
       analytics: {
         summary: {
@@ -87,7 +95,8 @@ export function finish(agg: Aggregate, exact?: ExactSums, dividends: DividendSum
           win_rate: agg.deals === 0 ? 0 : toNumber(roundDiv(BigInt(agg.wins) * 10_000n, BigInt(agg.deals)), 4),
           avg_win_pnl: money(agg.winPnl, agg.wins, () => (exact as ExactSums).pnl("win")),
           avg_loss_pnl: money(agg.lossPnl, agg.losses, () => (exact as ExactSums).pnl("loss")),
-          profit_factor: agg.wins === 0 ? 0 : agg.losses === 0 ? null : toNumber(profitFactor(agg, settle, exact), 4),
+          profit_factor:
+            agg.wins === 0 ? Decimal.ZERO : agg.losses === 0 ? null : Decimal.fromScaled(profitFactor(agg, settle, exact), 4),
           avg_holding_days_win: days(agg.winDays, agg.wins, "win"),
           avg_holding_days_loss: days(agg.lossDays, agg.losses, "loss"),
           total_realized_pnl: realized,
@@ -120,9 +129,9 @@ function profitFactor(
   });
 }
 
-/** 10^-4 đồng to the JSON number of đồng with 2 places. */
-function cents(units: bigint): number {
-  return toNumber(roundDiv(units, 100n), 2);
+/** 10^-4 đồng to đồng rounded to 2 places. */
+function cents(units: bigint): Decimal {
+  return Decimal.fromScaled(roundDiv(units, 100n), 2);
 }
 
 function toDeal(d: TopDeal): Deal {
@@ -136,7 +145,7 @@ function toDeal(d: TopDeal): Deal {
   return {
     stock_code: d.stock_code,
     sell_date: d.sell_date,
-    realized_pnl: toNumber(roundDiv(d.num, d.den * 100n), 2),
+    realized_pnl: Decimal.fromScaled(roundDiv(d.num, d.den * 100n), 2),
     holding_days: 2 * rest >= d.matched ? whole + 1 : whole,
     quantity_sold: d.matched,
   };

@@ -10,6 +10,7 @@ export {
   type PartialSum,
   type PlacedLot,
   type ResumePoint,
+  METRICS_RULES,
   PARTIAL_FORMAT,
   PARTIAL_MERGE,
   adjustMerge,

@@ -32,12 +32,21 @@ import {
 import { type DividendSums, NO_DIVIDENDS } from "./dividends";
 import { finish } from "./finish";
 import type { CreditInput, CustomerMetrics, TradeInput } from "./types";
+import { gcd } from "./units";
 
 /**
  * Bumped whenever the meaning of a stored partial changes (SCALE, a field): a stored partial of
  * another format must be recomputed from its trades, never merged.
  */
 export const PARTIAL_FORMAT = 2;
+
+/**
+ * The version of the rules behind the stored metrics (their fields and how each is computed).
+ * Bumped whenever a stored figure changes meaning or a field is added: a target whose recorded
+ * version is older (or, written before versions were recorded, has none) recomputes every
+ * customer's stored metrics once by itself (src/sync/rules.ts).
+ */
+export const METRICS_RULES = 1;
 
 /** A fixed-scale sum (10^-4 đồng or days, times SCALE): |exact - sum| < inexact. */
 export interface PartialSum {
@@ -426,13 +435,18 @@ function replaceTop(merged: TopDeal[], before: TopDeal[], after: TopDeal[], wins
 
 function toPartial(agg: Aggregate): HoldingPartial {
   const sum = (s: FixedSum): PartialSum => ({ sum: scaledTotal(s).toString(), inexact: s.inexact });
-  const deal = (d: TopDeal): PartialDeal => ({
-    pnl: [d.num.toString(), d.den.toString()],
-    days: [d.shareDays, d.matched],
-    sell_date: d.sell_date,
-    stock_code: d.stock_code,
-    sell_id: d.sell_id,
-  });
+  const deal = (d: TopDeal): PartialDeal => {
+    // Reduced, so one deal stores alike however its lots were split: a customer's adjusted merge
+    // and the merge of every holding again then hold the same text (src/sync/metrics.ts).
+    const g = gcd(d.num < 0n ? -d.num : d.num, d.den);
+    return {
+      pnl: [(d.num / g).toString(), (d.den / g).toString()],
+      days: [d.shareDays, d.matched],
+      sell_date: d.sell_date,
+      stock_code: d.stock_code,
+      sell_id: d.sell_id,
+    };
+  };
   return {
     format: PARTIAL_FORMAT,
     transactions: agg.transactions,

@@ -1,8 +1,10 @@
 /**
  * The shapes the P&L engine takes and returns. Inputs carry money as decimal strings, exactly
  * as Postgres `numeric` arrives over the wire, so nothing is rounded through a float on the
- * way in; outputs are the spec's Stats and Analytics with JSON numbers.
+ * way in; outputs are the spec's Stats and Analytics, money (and the profit factor) as Decimals,
+ * which the API writes with every digit (decimal.ts).
  */
+import type { Decimal } from "./decimal";
 
 /** One transaction as the engine needs it (a row of the target `transactions` table). */
 export interface TradeInput {
@@ -31,29 +33,29 @@ export interface CreditInput {
 }
 
 export interface Stats {
-  total_buy_value: number;
-  total_sell_value: number;
-  total_buy_fee: number;
-  total_sell_fee: number;
-  total_tax: number;
-  realized_pnl: number;
+  total_buy_value: Decimal;
+  total_sell_value: Decimal;
+  total_buy_fee: Decimal;
+  total_sell_fee: Decimal;
+  total_tax: Decimal;
+  realized_pnl: Decimal;
   /** Realized P&L by moving average cost per holding, as Vietnamese brokers print it (DESIGN §6.1). */
-  realized_pnl_average_cost: number;
+  realized_pnl_average_cost: Decimal;
   transaction_count: number;
   date_range: { from: string | null; to: string | null };
   /** Cash dividends received (DESIGN §6.1): income, in no trading figure. net = gross - tax. */
-  dividends: { count: number; gross: number; tax: number; net: number };
+  dividends: { count: number; gross: Decimal; tax: Decimal; net: Decimal };
   /**
    * realized_pnl_average_cost + the valuation's unrealized P&L + dividends.net, rounded once
    * from the exact parts (DESIGN §6.1).
    */
-  total_return: number;
+  total_return: Decimal;
 }
 
 export interface Deal {
   stock_code: string;
   sell_date: string;
-  realized_pnl: number;
+  realized_pnl: Decimal;
   holding_days: number;
   quantity_sold: number;
 }
@@ -63,16 +65,16 @@ export interface AnalyticsSummary {
   win_deals: number;
   loss_deals: number;
   win_rate: number;
-  avg_win_pnl: number;
-  avg_loss_pnl: number;
-  profit_factor: number | null;
+  avg_win_pnl: Decimal;
+  avg_loss_pnl: Decimal;
+  profit_factor: Decimal | null;
   avg_holding_days_win: number;
   avg_holding_days_loss: number;
-  total_realized_pnl: number;
-  total_fee_tax: number;
+  total_realized_pnl: Decimal;
+  total_fee_tax: Decimal;
   monthly_trade_counts: Record<string, number>;
   /** Sum of deal pnl by YYYY-MM of the sell's date, ascending; months without a deal absent. */
-  monthly_realized_pnl: Record<string, number>;
+  monthly_realized_pnl: Record<string, Decimal>;
   /** Sold shares with no open lot to match (history before the data began, bonus shares). */
   unmatched_sell_quantity: number;
 }

@@ -4,6 +4,7 @@
  * Geometry is in a fixed viewBox; CSS scales the whole drawing to the width it is given.
  */
 import type { Child } from "hono/jsx";
+import { Decimal } from "../domain/decimal";
 
 export interface Point {
   /** Shown under the axis. */
@@ -126,11 +127,8 @@ export function monthsBetween(first: string, last: string): string[] {
   return months;
 }
 
-/**
- * Running totals of amounts the API rounded to 2 places, added in whole cents so that the
- * chart's last point is the sum of the months to the cent, with no float drift.
- */
-export function cumulative(values: number[]): number[] {
-  let cents = 0;
-  return values.map((v) => (cents += Math.round(v * 100)) / 100);
+/** Running totals of the months' amounts, exact, so the last is the sum of the months to the digit. */
+export function cumulative(values: readonly Decimal[]): Decimal[] {
+  let total = Decimal.ZERO;
+  return values.map((v) => (total = total.plus(v)));
 }

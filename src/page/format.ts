@@ -4,17 +4,24 @@
  * the API), dates dd/MM/yyyy in Vietnamese, percentages, counts. Formatters are built once per
  * language, since Intl construction costs more than formatting.
  */
+import type { Decimal } from "../domain/decimal";
 import { type Lang, MESSAGES } from "./i18n";
 
+/**
+ * Exact figures are formatted from their decimal text, which Intl.NumberFormat reads as an exact
+ * decimal (not through a double), so a person sees the same digits as the API writes.
+ */
 export interface Format {
-  money(value: number): string;
+  money(value: Decimal): string;
+  /** A close per share: up to the 4 decimals the back office stores. */
+  price(value: Decimal): string;
   /** Short, for chart axes: "1,2 Tr ₫". */
   compactMoney(value: number): string;
   count(value: number): string;
   /** A fraction as a percentage: 0.6432 → "64,32%". */
   percent(value: number): string;
   /** Up to 4 decimals, as the API rounds ratios. */
-  ratio(value: number): string;
+  ratio(value: Decimal): string;
   /** Up to 2 decimals, as the API rounds average days. */
   days(value: number): string;
   /** YYYY-MM-DD → dd/MM/yyyy in Vietnamese, "10 Feb 2024" in English. */
@@ -22,6 +29,9 @@ export interface Format {
   /** YYYY-MM → "02/2024" in Vietnamese, "Feb 2024" in English. */
   month(yyyyMm: string): string;
 }
+
+/** A Decimal's text as Intl reads it: a string numeric literal, formatted without rounding through a double. */
+const exact = (value: Decimal) => value.text as Intl.StringNumericLiteral;
 
 const formats = new Map<Lang, Format>();
 
@@ -39,6 +49,12 @@ function build(lang: Lang): Format {
     minimumFractionDigits: 0,
     maximumFractionDigits: 2,
   });
+  const price = new Intl.NumberFormat(locale, {
+    style: "currency",
+    currency: "VND",
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 4,
+  });
   const compact = new Intl.NumberFormat(locale, {
     style: "currency",
     currency: "VND",
@@ -55,11 +71,12 @@ function build(lang: Lang): Format {
   const utc = (iso: string) => new Date(`${iso}T00:00:00Z`);
 
   return {
-    money: (v) => money.format(v),
+    money: (v) => money.format(exact(v)),
+    price: (v) => price.format(exact(v)),
     compactMoney: (v) => compact.format(v),
     count: (v) => count.format(v),
     percent: (v) => percent.format(v),
-    ratio: (v) => ratio.format(v),
+    ratio: (v) => ratio.format(exact(v)),
     days: (v) => days.format(v),
     date: lang === "vi" ? (iso) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : (iso) => date.format(utc(iso)),
     month: lang === "vi" ? (m) => `${m.slice(5, 7)}/${m.slice(0, 4)}` : (m) => month.format(utc(`${m}-01`)),

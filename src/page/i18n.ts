@@ -1,27 +1,11 @@
 /**
  * The page's two languages: Vietnamese, the customers' own, unless the link asks for English
- * (?lang=en) or the browser prefers English to Vietnamese (Accept-Language).
+ * (?lang=en) or the browser prefers English to Vietnamese (Accept-Language). Which one a request
+ * gets is decided once, by the page's language detector (src/routes/page.tsx).
  */
 export type Lang = "vi" | "en";
 
 export const LANGS: readonly Lang[] = ["vi", "en"];
-
-const isLang = (value: string | null | undefined): value is Lang => value === "vi" || value === "en";
-
-/** ?lang wins when it names a language we have; then the first of ours the browser accepts. */
-export function pickLanguage(param: string | null | undefined, acceptLanguage: string | null | undefined): Lang {
-  if (isLang(param)) return param;
-  const ranked = (acceptLanguage ?? "")
-    .split(",")
-    .map((part, index) => {
-      const [tag = "", ...options] = part.trim().split(";");
-      const q = options.map((o) => /^\s*q=([0-9.]+)\s*$/.exec(o)?.[1]).find(Boolean);
-      return { lang: tag.trim().toLowerCase().split("-")[0], q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((entry) => entry.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked.map((entry) => entry.lang).find(isLang) ?? "vi";
-}
 
 /** Every string the page shows, per language. */
 export const MESSAGES = {
@@ -66,7 +50,18 @@ export const MESSAGES = {
     quantity: "Khối lượng",
     avgCost: "Giá vốn bình quân",
     totalCost: "Tổng giá vốn",
-    allocation: "Tỷ trọng theo giá vốn",
+    allocation: "Tỷ trọng theo giá trị thị trường",
+    // Valuation at the latest closes (DESIGN §6.1).
+    valuation: "Giá trị danh mục",
+    marketValue: "Giá trị thị trường",
+    unrealizedPnl: "Lãi/lỗ chưa thực hiện",
+    pricedCost: "Giá vốn của các mã có giá",
+    asOf: "Theo giá đóng cửa ngày",
+    noPrices: "Chưa có giá đóng cửa cho cổ phiếu nào trong danh mục.",
+    unpricedNote: (count: string) => `${count} khoản chưa có giá: không ước tính, tỷ trọng tính theo giá vốn.`,
+    marketPrice: "Giá đóng cửa",
+    noPrice: "Chưa có giá",
+    byCost: "theo giá vốn",
     total: "Tổng cộng",
     noHoldings: "Không nắm giữ cổ phiếu nào.",
     topDeals: "5 lệnh lãi và lỗ lớn nhất",
@@ -118,12 +113,15 @@ export const MESSAGES = {
       broker: "phải là mã công ty chứng khoán gồm 1 đến 20 chữ cái hoặc chữ số",
       stock_code: "phải gồm 1 đến 10 chữ cái hoặc chữ số",
       type: "phải là Mua hoặc Bán",
-      start_date: "phải là một ngày có thật",
-      end_date: "phải là một ngày có thật",
+      start_date: "phải là một ngày có thật, từ 01/01/0001 đến 31/12/9999",
+      end_date: "phải là một ngày có thật, từ 01/01/0001 đến 31/12/9999",
     } as Record<string, string>,
     startAfterEnd: "không được sau Đến ngày",
     notFoundTitle: "Không tìm thấy trang",
     notFoundText: "Đường dẫn này không thuộc về khách hàng nào. Hãy kiểm tra lại đường dẫn bạn được gửi.",
+    tooManyTitle: "Quá nhiều yêu cầu",
+    tooManyText: (seconds: string) =>
+      `Địa chỉ của bạn đã mở quá nhiều đường dẫn không tồn tại trong thời gian ngắn. Vui lòng thử lại sau ${seconds} giây.`,
     errorTitle: "Tạm thời không hiển thị được trang",
     errorText: "Vui lòng thử lại sau ít phút.",
     requestId: "Mã yêu cầu",
@@ -170,7 +168,17 @@ export const MESSAGES = {
     quantity: "Quantity",
     avgCost: "Average cost",
     totalCost: "Total cost",
-    allocation: "Allocation by cost",
+    allocation: "Allocation by market value",
+    valuation: "Portfolio value",
+    marketValue: "Market value",
+    unrealizedPnl: "Unrealized P&L",
+    pricedCost: "Cost of the priced holdings",
+    asOf: "At the close of",
+    noPrices: "No closing price yet for any stock held.",
+    unpricedNote: (count: string) => `${count} without a price: never estimated, weighted by cost.`,
+    marketPrice: "Close",
+    noPrice: "No price",
+    byCost: "by cost",
     total: "Total",
     noHoldings: "No holdings.",
     topDeals: "Top 5 wins and losses",
@@ -222,12 +230,15 @@ export const MESSAGES = {
       broker: "must be a broker code of 1 to 20 letters or digits",
       stock_code: "must be 1 to 10 letters or digits",
       type: "must be Buy or Sell",
-      start_date: "must be a real date",
-      end_date: "must be a real date",
+      start_date: "must be a real date from 1 Jan 0001 to 31 Dec 9999",
+      end_date: "must be a real date from 1 Jan 0001 to 31 Dec 9999",
     } as Record<string, string>,
     startAfterEnd: "must not be after To",
     notFoundTitle: "Page not found",
     notFoundText: "This link does not belong to any customer. Check the link you were sent.",
+    tooManyTitle: "Too many requests",
+    tooManyText: (seconds: string) =>
+      `Too many links that lead nowhere were opened from your address in a short time. Please try again in ${seconds} seconds.`,
     errorTitle: "This page cannot be shown right now",
     errorText: "Please try again in a few minutes.",
     requestId: "Request id",

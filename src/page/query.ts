@@ -1,10 +1,11 @@
 /**
- * The page's query string: the trade history filters of 4.3 (validated by the API's own
- * HistoryQuery schema) and `lang`. A plain HTML form submits every field, the empty ones too,
- * so an empty value means "no filter" here, where the API would call it invalid.
+ * The page's query string: the trade history filters of 4.3, validated by the API's own
+ * HistoryQuery schema (`lang` is the page's language detector's, in src/routes/page.tsx). A
+ * plain HTML form submits every field, the empty ones too, so an empty value means "no filter"
+ * here, where the API would call it invalid.
  */
 import { HistoryQuery } from "../schemas";
-import { type Lang, pickLanguage } from "./i18n";
+import type { Lang } from "./i18n";
 
 export const FILTERS = ["page", "per_page", "broker", "stock_code", "type", "start_date", "end_date"] as const;
 export type Filter = (typeof FILTERS)[number];
@@ -17,10 +18,6 @@ export function filterParams(search: URLSearchParams): URLSearchParams {
     if (value !== undefined) kept.set(name, value);
   }
   return kept;
-}
-
-export function pageLanguage(search: URLSearchParams, acceptLanguage: string | null | undefined): Lang {
-  return pickLanguage(search.get("lang"), acceptLanguage);
 }
 
 export interface FilterIssue {

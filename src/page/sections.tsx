@@ -4,6 +4,7 @@
  * machine reads exactly what the API answered beside the text a person reads.
  */
 import type { Child } from "hono/jsx";
+import { Decimal } from "../domain/decimal";
 import type { Aggregate, HistoryPage } from "../db/queries";
 import type { HistoryQuery, Holding, Transaction } from "../schemas";
 import { BarChart, LineChart, cumulative, monthsBetween } from "./charts";
@@ -20,8 +21,11 @@ export interface View {
 
 type Deal = Aggregate["analytics"]["top_wins"][number];
 
-const Money = (p: { v: View; value: number; signed?: boolean }) => (
-  <data value={String(p.value)} class={p.signed ? (p.value > 0 ? "gain" : p.value < 0 ? "loss" : undefined) : undefined}>
+const tone = (value: Decimal) => (value.sign() > 0 ? "gain" : value.sign() < 0 ? "loss" : undefined);
+
+/** An amount: its exact text in value (as the API writes it), the locale's in the text. */
+const Money = (p: { v: View; value: Decimal; signed?: boolean }) => (
+  <data value={p.value.text} class={p.signed ? tone(p.value) : undefined}>
     {p.v.f.money(p.value)}
   </data>
 );
@@ -220,7 +224,7 @@ export function Summary(props: { v: View; aggregate: Aggregate }) {
           {s.profit_factor === null ? (
             <data value="">{v.t.noLosses}</data>
           ) : (
-            <data value={String(s.profit_factor)}>{v.f.ratio(s.profit_factor)}</data>
+            <data value={s.profit_factor.text}>{v.f.ratio(s.profit_factor)}</data>
           )}
         </Figure>
         <Figure name="avg_win_pnl" term={v.t.avgWin}>
@@ -247,7 +251,7 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
   const { monthly_trade_counts: counts, monthly_realized_pnl: pnl } = props.aggregate.analytics.summary;
   const keys = [...Object.keys(counts), ...Object.keys(pnl)].sort();
   const months = keys.length ? monthsBetween(keys[0]!, keys[keys.length - 1]!) : [];
-  const monthPnl = months.map((m) => pnl[m] ?? 0);
+  const monthPnl = months.map((m) => pnl[m] ?? Decimal.ZERO);
   const running = cumulative(monthPnl);
   const monthCounts = months.map((m) => counts[m] ?? 0);
   const first = months.length ? v.f.month(months[0]!) : "";
@@ -272,11 +276,11 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
           first,
           last,
           v.f.money(running[running.length - 1]!),
-          v.f.money(Math.min(...running)),
-          v.f.money(Math.max(...running)),
+          v.f.money(running.reduce((a, b) => (Decimal.compare(b, a) < 0 ? b : a))),
+          v.f.money(running.reduce((a, b) => (Decimal.compare(b, a) > 0 ? b : a))),
         )}
         months={months}
-        values={running}
+        values={running.map((d) => d.toNumber())}
         axis={v.f.compactMoney}
         table="monthly_realized_pnl"
         columns={[
@@ -306,7 +310,7 @@ export function Charts(props: { v: View; aggregate: Aggregate }) {
   );
 }
 
-/** Allocation by cost: each holding's share of the total cost of all holdings. */
+/** A holding's share of the portfolio, as a bar beside its percentage. */
 function AllocationBar(props: { share: number }) {
   const width = 60;
   return (
@@ -317,12 +321,22 @@ function AllocationBar(props: { share: number }) {
   );
 }
 
+/** A money figure the API may leave null (an unpriced holding): "no price" then, with an empty value. */
+function MaybeMoney(props: { v: View; value: Decimal | null; signed?: boolean }) {
+  if (props.value === null) return <data value="">{props.v.t.noPrice}</data>;
+  return <Money v={props.v} value={props.value} signed={props.signed} />;
+}
+
 export function Holdings(props: { v: View; aggregate: Aggregate }) {
   const { v } = props;
   const holdings = props.aggregate.portfolio;
-  // Whole cents, so the total is the exact sum of the amounts shown.
-  const totalCost = holdings.reduce((sum, h) => sum + Math.round(h.total_cost * 100), 0) / 100;
-  const share = (h: Holding) => (totalCost > 0 ? h.total_cost / totalCost : 0);
+  const { valuation } = props.aggregate.stats;
+  // The exact sum of the costs; shares are only drawn and shown as rounded percentages.
+  const totalCost = Decimal.sum(holdings.map((h) => h.total_cost));
+  // Allocation by market value; an unpriced holding weighs its cost, and says so.
+  const weight = (h: Holding) => h.market_value ?? h.total_cost;
+  const totalWeight = Decimal.sum(holdings.map(weight));
+  const share = (h: Holding) => weight(h).ratioTo(totalWeight);
   return (
     <Section id="holdings" title={v.t.holdings}>
       <DataTable
@@ -336,11 +350,29 @@ export function Holdings(props: { v: View; aggregate: Aggregate }) {
           { head: v.t.avgCost, num: true, cell: (h) => <Money v={v} value={h.avg_cost} /> },
           { head: v.t.totalCost, num: true, cell: (h) => <Money v={v} value={h.total_cost} /> },
           {
+            head: v.t.marketPrice,
+            num: true,
+            cell: (h) =>
+              h.market_price === null || h.price_date === null ? (
+                <data value="">{v.t.noPrice}</data>
+              ) : (
+                <>
+                  <data value={h.market_price.text}>{v.f.price(h.market_price)}</data>
+                  <small>
+                    <Day v={v} iso={h.price_date} />
+                  </small>
+                </>
+              ),
+          },
+          { head: v.t.marketValue, num: true, cell: (h) => <MaybeMoney v={v} value={h.market_value} /> },
+          { head: v.t.unrealizedPnl, num: true, cell: (h) => <MaybeMoney v={v} value={h.unrealized_pnl} signed /> },
+          {
             head: v.t.allocation,
             num: true,
             cell: (h) => (
               <>
                 {v.f.percent(share(h))}
+                {h.market_value === null ? <small> ({v.t.byCost})</small> : null}
                 <AllocationBar share={share(h)} />
               </>
             ),
@@ -357,11 +389,49 @@ export function Holdings(props: { v: View; aggregate: Aggregate }) {
               <td class="num">
                 <Money v={v} value={totalCost} />
               </td>
-              <td class="num">{v.f.percent(totalCost > 0 ? 1 : 0)}</td>
+              <td />
+              <td class="num">
+                <Money v={v} value={valuation.market_value} />
+              </td>
+              <td class="num">
+                <Money v={v} value={valuation.unrealized_pnl} signed />
+              </td>
+              <td class="num">{v.f.percent(totalWeight.sign() > 0 ? 1 : 0)}</td>
             </tr>
           </tfoot>
         }
       />
+    </Section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the portfolio is worth at the latest closes (DESIGN §6.1), beside the realized figures.
+
+export function Valuation(props: { v: View; aggregate: Aggregate }) {
+  const { v } = props;
+  const { valuation } = props.aggregate.stats;
+  if (valuation.priced_holdings + valuation.unpriced_holdings === 0) return null;
+  return (
+    <Section id="valuation" title={v.t.valuation}>
+      {valuation.as_of === null ? <p>{v.t.noPrices}</p> : null}
+      <dl class="cards">
+        <Figure name="market_value" term={v.t.marketValue}>
+          <Money v={v} value={valuation.market_value} />
+          {valuation.as_of === null ? null : (
+            <small>
+              {v.t.asOf} <time datetime={valuation.as_of}>{v.f.date(valuation.as_of)}</time>
+            </small>
+          )}
+        </Figure>
+        <Figure name="unrealized_pnl" term={v.t.unrealizedPnl}>
+          <Money v={v} value={valuation.unrealized_pnl} signed />
+        </Figure>
+        <Figure name="priced_cost" term={v.t.pricedCost}>
+          <Money v={v} value={valuation.priced_cost} />
+          {valuation.unpriced_holdings > 0 ? <small>{v.t.unpricedNote(v.f.count(valuation.unpriced_holdings))}</small> : null}
+        </Figure>
+      </dl>
     </Section>
   );
 }

@@ -1,6 +1,7 @@
 import { findAggregate } from "../db/queries";
 import { AggregateResponse } from "../schemas";
 import { slugRoute } from "./slug-route";
+import { forValuedCustomer } from "../cache";
 
 export const aggregate = slugRoute({
   operationId: "getAggregate",
@@ -10,5 +11,7 @@ export const aggregate = slugRoute({
   description: "What a page about one customer needs, in one request (and one database round trip).",
   answer: "The customer, portfolio, stats and analytics",
   response: AggregateResponse,
+  // Carries a valuation: a new close makes it stale, as a change to the customer does.
+  scope: forValuedCustomer,
   find: findAggregate,
 });

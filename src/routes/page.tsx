@@ -6,29 +6,60 @@
  * changes the customer makes the page fresh too.
  */
 import { type Context, Hono } from "hono";
-import { cached, forCustomer, type Resource, resourceKey } from "../cache";
 import { createMiddleware } from "hono/factory";
 import type { Child } from "hono/jsx";
+import { languageDetector } from "hono/language";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { cached, forValuedCustomer, type Resource, resourceKey } from "../cache";
 import type { AppEnv } from "../context";
 import { type Aggregate, findAggregate, findCustomerPage } from "../db/queries";
 import { onError } from "../error-handler";
+import { AppError } from "../errors";
 import { Document } from "../page/document";
 import { formatFor } from "../page/format";
-import { type Lang, MESSAGES } from "../page/i18n";
-import { filterParams, pageLanguage, parseFilters } from "../page/query";
-import { Accounts, Charts, History, type HistoryState, Holdings, PageHeader, Summary, TopDeals, viewFor } from "../page/sections";
+import { LANGS, type Lang, MESSAGES } from "../page/i18n";
+import { filterParams, parseFilters } from "../page/query";
+import { limitNotFound } from "../rate-limit";
+import {
+  Accounts,
+  Charts,
+  History,
+  type HistoryState,
+  Holdings,
+  PageHeader,
+  Summary,
+  TopDeals,
+  Valuation,
+  viewFor,
+} from "../page/sections";
 import { stylesheetHash } from "../page/styles";
 import { SlugParams } from "../schemas";
+
+/**
+ * The reader's language, detected once per request: `?lang=` when it names one of ours, then the
+ * first of ours the browser accepts (Accept-Language, by quality), then Vietnamese. The
+ * middleware's defaults differ: it would read and set a `language` cookie, which a page kept in
+ * a cache shared per language must not depend on or send, and fall back to English.
+ */
+const detectLanguage = languageDetector({
+  order: ["querystring", "header"],
+  lookupQueryString: "lang",
+  supportedLanguages: [...LANGS],
+  fallbackLanguage: "vi",
+  caches: false,
+});
+
+/** What detectLanguage found: only ever one of LANGS. */
+const languageOf = (c: Context) => c.get("language") as Lang;
 
 /**
  * Set outside the edge cache, so a cached page gets them too. The policy allows the page's own
  * stylesheet (by hash), its empty icon, and its form posting back here: nothing else, and no
  * script at all.
  */
-export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
+const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
   await next();
-  const lang = pageLanguage(new URL(c.req.url).searchParams, c.req.header("Accept-Language"));
+  const lang = languageOf(c);
   c.header(
     "Content-Security-Policy",
     `default-src 'none'; style-src ${await stylesheetHash()}; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
@@ -51,11 +82,27 @@ function otherLanguage(slug: string, lang: Lang, url: URL): string {
   return `/c/${encodeURIComponent(slug)}?${params}`;
 }
 
-/** The 404 and 5xx pages: what happened, in the reader's language, and nothing about why. */
-async function problemPage(lang: Lang, slug: string, url: URL, status: number, requestId?: string): Promise<string> {
+interface Problem {
+  status: number;
+  /** For a 5xx, so the reader can quote it. */
+  requestId?: string;
+  /** For a 429, the seconds its Retry-After says. */
+  retryAfter?: string;
+}
+
+/** What each problem page says; a 5xx says the same whatever its cause. */
+function problemText(t: (typeof MESSAGES)[Lang], problem: Problem): [title: string, text: string] {
+  if (problem.status === 404) return [t.notFoundTitle, t.notFoundText];
+  if (problem.status === 429) return [t.tooManyTitle, t.tooManyText(problem.retryAfter ?? "60")];
+  return [t.errorTitle, t.errorText];
+}
+
+/** The 404, 429 and 5xx pages: what happened, in the reader's language, and nothing about why. */
+async function problemPage(lang: Lang, slug: string, url: URL, problem: Problem): Promise<string> {
   const t = MESSAGES[lang];
   const v = viewFor(lang, slug, formatFor(lang));
-  const [title, text] = status === 404 ? [t.notFoundTitle, t.notFoundText] : [t.errorTitle, t.errorText];
+  const [title, text] = problemText(t, problem);
+  const { requestId } = problem;
   return render(
     title,
     lang,
@@ -78,24 +125,28 @@ async function problemPage(lang: Lang, slug: string, url: URL, status: number, r
  */
 const pageResource: Resource = (c) => {
   const url = new URL(c.req.url);
-  const lang = pageLanguage(url.searchParams, c.req.header("Accept-Language"));
   const filters = parseFilters(filterParams(url.searchParams));
   return resourceKey(
-    `${url.pathname}/${lang}`,
+    `${url.pathname}/${languageOf(c)}`,
     filters.success ? filters.query : Object.fromEntries(filterParams(url.searchParams)),
   );
 };
 
 export const page = new Hono<AppEnv>()
+  // Outside the edge cache, so a cached page carries the headers, and a client over the 404
+  // brake gets no cached page either. The brake is the API lookups' (src/rate-limit.ts), here so
+  // that its 429 reaches a person as a page; on GET only, as a 405 is no miss.
+  .use("/c/:slug", detectLanguage, pageHeaders)
   .get(
     "/c/:slug",
+    limitNotFound,
     cached(
-      forCustomer,
+      forValuedCustomer,
       pageResource,
     )(async (c: Context<AppEnv, "/c/:slug">) => {
       const url = new URL(c.req.url);
       const raw = c.req.param("slug");
-      const lang = pageLanguage(url.searchParams, c.req.header("Accept-Language"));
+      const lang = languageOf(c);
       const slug = SlugParams.parse({ slug: raw }).slug;
       const filters = parseFilters(filterParams(url.searchParams));
       const db = c.get("db");
@@ -112,7 +163,7 @@ export const page = new Hono<AppEnv>()
         aggregate = await findAggregate(db, slug);
         state = { kind: "invalid", issues: filters.issues, values: filters.values };
       }
-      if (!aggregate) return c.html(await problemPage(lang, raw, url, 404), 404);
+      if (!aggregate) return c.html(await problemPage(lang, raw, url, { status: 404 }), 404);
 
       const v = viewFor(lang, aggregate.customer.slug, formatFor(lang));
       const body = await render(
@@ -121,6 +172,7 @@ export const page = new Hono<AppEnv>()
         <PageHeader v={v} aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
         <>
           <Accounts v={v} aggregate={aggregate} />
+          <Valuation v={v} aggregate={aggregate} />
           <Summary v={v} aggregate={aggregate} />
           <Charts v={v} aggregate={aggregate} />
           <Holdings v={v} aggregate={aggregate} />
@@ -132,12 +184,10 @@ export const page = new Hono<AppEnv>()
     }),
   )
   .onError(async (err, c) => {
-    // The API's handler decides the status and logs; the person gets a page instead of JSON.
+    // The API's handler decides the status and logs; the person gets a page instead of JSON,
+    // with the error's own headers (a 429's Retry-After).
     const status = onError(err, c).status as ContentfulStatusCode;
-    const url = new URL(c.req.url);
-    const lang = pageLanguage(url.searchParams, c.req.header("Accept-Language"));
-    return c.html(
-      await problemPage(lang, c.req.param("slug") ?? "", url, status, status >= 500 ? c.get("requestId") : undefined),
-      status,
-    );
+    const headers = err instanceof AppError ? err.headers : {};
+    const problem = { status, requestId: status >= 500 ? c.get("requestId") : undefined, retryAfter: headers["Retry-After"] };
+    return c.html(await problemPage(languageOf(c), c.req.param("slug") ?? "", new URL(c.req.url), problem), status, headers);
   });

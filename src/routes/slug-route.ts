@@ -4,7 +4,7 @@
  * through the customer's edge cache. Each route names only what is its own.
  */
 import { OpenAPIHono, createRoute, type z } from "@hono/zod-openapi";
-import { cached, forCustomer } from "../cache";
+import { cached, forCustomer, type Scope } from "../cache";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
 import type { Lookup } from "../db/queries";
@@ -23,6 +23,8 @@ export interface SlugRoute<P extends string, R extends z.ZodObject<{ data: z.Zod
   answer: string;
   /** The 200's envelope. */
   response: R;
+  /** Whose changes make the answer stale: the customer (default), and the closes for a valuation. */
+  scope?: Scope;
   /** The envelope's `data`, or undefined when no customer has the slug. */
   find: (db: Db, slug: Lookup) => Promise<z.infer<R>["data"] | undefined>;
 }
@@ -44,7 +46,7 @@ export function slugRoute<P extends string, R extends z.ZodObject<{ data: z.ZodT
   });
   return new OpenAPIHono<AppEnv>().openapi(
     route,
-    cached(forCustomer)(async (c) => {
+    cached(spec.scope ?? forCustomer)(async (c) => {
       const data = await spec.find(c.get("db"), c.req.valid("param").slug);
       if (!data) throw notFound();
       return c.json({ success: true, data }, 200);

@@ -44,7 +44,8 @@ export const ErrorResponse = z
     details: z.array(Issue).optional().openapi({ description: "On 400: what is wrong with which parameter" }),
     request_id: z.string().optional().openapi({ description: "On 5xx: quote it when reporting a problem" }),
   })
-  .openapi("Error") satisfies z.ZodType<ErrorBody>;
+  // Not "Error": generated clients would declare an `Error` type that hides the built-in one.
+  .openapi("ErrorResponse") satisfies z.ZodType<ErrorBody>;
 
 /**
  * Response headers, as documented on each response. Every response carries X-Request-Id; the
@@ -77,11 +78,15 @@ const CACHE_HEADERS = {
     type: "string",
     enum: ["HIT", "MISS", "STALE"],
   }),
-  Age: header("Seconds since the edge cache stored this answer", { type: "integer", minimum: 0 }),
+  Age: header("Seconds since the edge cache stored this answer", { type: "integer", format: "int32", minimum: 0 }),
 };
 
 const RETRY_AFTER = {
-  "Retry-After": header("Seconds to wait before asking again", { type: "integer", minimum: 1, example: 60 }, true),
+  "Retry-After": header(
+    "Seconds to wait before asking again",
+    { type: "integer", format: "int32", minimum: 1, example: 60 },
+    true,
+  ),
 };
 
 export function jsonResponse<T extends z.ZodType>(description: string, schema: T) {

@@ -1,3 +1,4 @@
+export * from "./dates";
 export * from "./envelopes";
 export * from "./params";
 export * from "./queries";

@@ -8,7 +8,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { Lookup } from "../db/queries/types";
-import { SERVABLE_SLUG, SERVABLE_SLUG_SQL } from "../domain/slug";
+import { SERVABLE_SLUG, SERVABLE_SLUG_SQL, SLUG_MAX_LENGTH } from "../domain/slug";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -27,6 +27,7 @@ const slug = z
   .openapi({
     param: { name: "slug", in: "path", description: "The customer's slug" },
     pattern: SERVABLE_SLUG_SQL,
+    maxLength: SLUG_MAX_LENGTH,
     example: "k3v7q2m5x4a6b2c7d3e4f5g6h7",
   });
 
@@ -36,6 +37,7 @@ const accountId = z
   .openapi({
     param: { name: "accountId", in: "path", description: "One of the customer's linked securities accounts" },
     format: "uuid",
+    maxLength: 36,
     example: "6f1c2a4e-8d3b-4c7a-9e21-5b0d7f3a9c10",
   });
 

@@ -5,6 +5,7 @@
  * an uncached answer to the same URL never differ.
  */
 import { z } from "@hono/zod-openapi";
+import { calendarDate } from "./dates";
 
 const firstValue = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 
@@ -26,15 +27,14 @@ function wholeNumber(options: { min: number; max: number; fallback: number; desc
       .transform(Number)
       .pipe(z.number().int().min(min, message).max(max, message))
       .default(fallback),
-  ).openapi({ type: "integer", minimum: min, maximum: max, default: fallback, description });
+  ).openapi({ type: "integer", format: "int32", minimum: min, maximum: max, default: fallback, description });
 }
 
 export const MAX_PER_PAGE = 100;
 /** Keeps the row offset far inside Postgres' bigint and JavaScript's safe integers. */
 const MAX_PAGE = 1_000_000_000;
 
-const date = (description: string) =>
-  queryParam(z.iso.date("must be a real date written YYYY-MM-DD").optional()).openapi({ description, example: "2024-01-31" });
+const date = (description: string) => queryParam(calendarDate(description).optional());
 
 /** A code of letters and digits, typed in any case and compared in the one its column keeps. */
 const code = (pattern: RegExp, message: string, oneCase: (code: string) => string) =>
@@ -50,11 +50,13 @@ export const HistoryQuery = z
       {
         description: "Broker code, any case: only trades in accounts at that broker",
         example: "SSI",
+        maxLength: 20,
       },
     ),
     stock_code: code(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits", (code) => code.toUpperCase()).openapi({
       description: "Ticker symbol, any case",
       example: "FPT",
+      maxLength: 10,
     }),
     type: queryParam(z.enum(["buy", "sell"], "must be buy or sell").optional()).openapi({ description: "Transaction type" }),
     start_date: date("First trade date included"),

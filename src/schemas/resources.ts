@@ -6,14 +6,17 @@
  */
 import { z } from "@hono/zod-openapi";
 import type * as Read from "../db/queries/types";
-import type { Analytics as ComputedAnalytics, Stats as ComputedStats } from "../domain/types";
+import type { Analytics as ComputedAnalytics } from "../domain/types";
+import { exactNumber, money } from "./decimal";
 
 // Ids come from the back office, so any uuid Postgres stores is accepted, not only RFC 4122 ones.
 const id = z.guid().openapi({ example: "6f1c2a4e-8d3b-4c7a-9e21-5b0d7f3a9c10" });
 const date = z.iso.date().openapi({ example: "2024-03-15" });
 const month = z.string().regex(/^\d{4}-\d{2}$/);
-const money = (example: number) => z.number().openapi({ example });
-const shares = (example: number) => z.number().int().openapi({ example });
+// Integers name their width for generated clients: int32 for one row's value (the source's
+// integer columns), int64 for counts and sums over many rows.
+const shares = (example: number) => z.number().int().openapi({ example, format: "int32" });
+const count = () => z.number().int().openapi({ format: "int64" });
 
 export const Broker = z
   .strictObject({
@@ -59,6 +62,55 @@ export const AccountRef = z
   .strictObject({ id, account_no: Account.shape.account_no, broker: Broker })
   .openapi("AccountRef") satisfies z.ZodType<Read.AccountRef>;
 
+// ---------------------------------------------------------------------------------------------
+// Valuation at the latest closes (DESIGN §6.1): declared once here, used by Holding and Stats.
+
+const UNPRICED = "null when the stock has no close";
+
+/** A holding's valuation fields: all four null together when its stock has no price. */
+function holdingValuation() {
+  return {
+    market_price: money(121500.5)
+      .nullable()
+      .openapi({
+        description: `The stock's latest official close in đồng per share, as the back office stored it (up to 4 decimals, unadjusted); ${UNPRICED}`,
+      }),
+    price_date: date.nullable().openapi({ description: `The trading day of \`market_price\`; ${UNPRICED}` }),
+    market_value: money(182250750)
+      .nullable()
+      .openapi({ description: `\`quantity × market_price\`, rounded once to 2 places; ${UNPRICED}` }),
+    unrealized_pnl: money(34575000)
+      .nullable()
+      .openapi({ description: `\`market_value − total_cost\`, exact then rounded once to 2 places; ${UNPRICED}` }),
+  };
+}
+
+function valuationSchema() {
+  return z
+    .strictObject({
+      as_of: date
+        .nullable()
+        .openapi({ description: "The latest `price_date` among the priced holdings; null when none is priced" }),
+      cost: money(155175900).openapi({ description: "Sum of `total_cost` over all the customer's holdings" }),
+      priced_cost: money(147675750).openapi({ description: "Sum of `total_cost` over the priced holdings" }),
+      market_value: money(182250750).openapi({
+        description: "Sum of `market_value` over the priced holdings (exact, rounded once)",
+      }),
+      unrealized_pnl: money(34575000).openapi({
+        description: "`market_value − priced_cost` (exact, rounded once); 0 when no holding is priced",
+      }),
+      priced_holdings: z.number().int().openapi({ description: "Holdings whose stock has a close", example: 4 }),
+      unpriced_holdings: z
+        .number()
+        .int()
+        .openapi({ description: "Holdings whose stock has no close: counted in `cost` only, never estimated", example: 1 }),
+    })
+    .openapi("Valuation", {
+      description:
+        "What the holdings are worth at each stock's latest close; no price is ever estimated, and each holding shows its own `price_date`",
+    }) satisfies z.ZodType<Read.Valuation>;
+}
+
 export const Holding = z
   .strictObject({
     id,
@@ -67,6 +119,7 @@ export const Holding = z
     quantity: shares(1500),
     avg_cost: money(98450.5).openapi({ description: "Average cost per share" }),
     total_cost: money(147675750).openapi({ description: "Total cost of the position" }),
+    ...holdingValuation(),
     account: AccountRef,
   })
   .openapi("Holding") satisfies z.ZodType<Read.Holding>;
@@ -89,9 +142,13 @@ export const Transaction = z
 
 export const Pagination = z
   .strictObject({
-    page: z.number().int().min(1).openapi({ example: 1 }),
-    per_page: z.number().int().min(1).openapi({ example: 10 }),
-    total: z.number().int().min(0).openapi({ description: "Records matching the filters, on every page", example: 42 }),
+    page: z.number().int().min(1).openapi({ example: 1, format: "int32" }),
+    per_page: z.number().int().min(1).openapi({ example: 10, format: "int32" }),
+    total: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: "Records matching the filters, on every page", example: 42, format: "int64" }),
   })
   .openapi("Pagination");
 
@@ -107,13 +164,13 @@ export const Stats = z
       description:
         "Realized P&L by weighted average cost per account and stock (fees and taxes of buys in the cost; share credits add shares at no cost), the figure Vietnamese brokers print; `realized_pnl` matches lots first in, first out, so the two differ whenever a holding was bought at several prices",
     }),
-    transaction_count: z.number().int().openapi({ example: 128 }),
+    transaction_count: count().openapi({ example: 128 }),
     date_range: z
       .strictObject({ from: date.nullable(), to: date.nullable() })
       .openapi({ description: "First and last trade date; both null without trades" }),
     dividends: z
       .strictObject({
-        count: z.number().int().openapi({ example: 4 }),
+        count: count().openapi({ example: 4 }),
         gross: money(2500000),
         tax: money(125000),
         net: money(2375000),
@@ -126,29 +183,31 @@ export const Stats = z
       description:
         "`realized_pnl_average_cost` + unrealized P&L of the holdings (average cost, as `total_cost` is) + `dividends.net`, rounded once from the exact parts, so it may differ by 0.01 from the sum of the rounded figures. Holdings without a market price add nothing to the unrealized part",
     }),
+    valuation: valuationSchema(),
   })
-  .openapi("Stats", { description: "Realized profit and loss statistics" }) satisfies z.ZodType<ComputedStats>;
+  .openapi("Stats", {
+    description: "Realized profit and loss statistics, and what the holdings are worth at the latest closes",
+  }) satisfies z.ZodType<Read.ServedStats>;
 
 export const Deal = z
   .strictObject({
     stock_code: Holding.shape.stock_code,
     sell_date: date,
     realized_pnl: money(12500000),
-    holding_days: z.number().int().openapi({ example: 37 }),
+    holding_days: z.number().int().openapi({ example: 37, format: "int32" }),
     quantity_sold: shares(1000),
   })
   .openapi("Deal", { description: "One sell matched against earlier buys (FIFO)" });
 
 export const AnalyticsSummary = z
   .strictObject({
-    total_deals: z.number().int(),
-    win_deals: z.number().int(),
-    loss_deals: z.number().int(),
+    total_deals: count(),
+    win_deals: count(),
+    loss_deals: count(),
     win_rate: z.number().openapi({ description: "Fraction: 0.643 is 64.3 percent", example: 0.643 }),
     avg_win_pnl: money(8200000),
     avg_loss_pnl: money(-3100000).openapi({ description: "Negative for losses" }),
-    profit_factor: z
-      .number()
+    profit_factor: exactNumber()
       .nullable()
       .openapi({ description: "Sum of wins / |sum of losses|; null with wins but no loss, 0 without wins", example: 2.4 }),
     avg_holding_days_win: z.number().openapi({ example: 21.5 }),
@@ -156,17 +215,17 @@ export const AnalyticsSummary = z
     total_realized_pnl: money(45230000),
     total_fee_tax: money(4325000),
     monthly_trade_counts: z
-      .record(month, z.number().int())
+      .record(month, count())
       .openapi({ description: "Trades per YYYY-MM month, ascending", example: { "2024-01": 6, "2024-02": 9 } }),
-    monthly_realized_pnl: z.record(month, z.number()).openapi({
+    monthly_realized_pnl: z.record(month, exactNumber()).openapi({
       description:
         "Realized P&L per YYYY-MM month of the sell, ascending: the exact sum of that month's deal pnl, rounded to 2 places; months without a deal are absent",
       example: { "2024-01": 1250000, "2024-02": -310000.5 },
     }),
-    unmatched_sell_quantity: z
-      .number()
-      .int()
-      .openapi({ description: "Sold shares with no earlier buy to match; left out of P&L", example: 0 }),
+    unmatched_sell_quantity: count().openapi({
+      description: "Sold shares with no earlier buy to match; left out of P&L",
+      example: 0,
+    }),
   })
   .openapi("AnalyticsSummary");
 

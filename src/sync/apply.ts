@@ -18,9 +18,9 @@
  */
 import { getTableName } from "drizzle-orm";
 import type { Sql } from "../db/client";
-import { holdingsPending, metricsPending, MIRRORED } from "../db/schema";
+import { holdingsPending, metricsPending, MIRRORED, pricesPending } from "../db/schema";
 import { int, oneRow, texts, type Row, type Statement } from "./database";
-import { derivingFrom, type Stream } from "./streams";
+import { derivingFrom, STREAMS, type Stream, type StreamName } from "./streams";
 
 export interface Applied {
   inserted: number;
@@ -29,41 +29,65 @@ export interface Applied {
   deleted: number;
   /** Rows set aside as no ledger can hold them. */
   rejected: number;
+  /**
+   * Rows of other tables (or other rows of this one) changed only because these rows changed: a
+   * moved account's trades following it, a slug's former holder. Their own source rows did not
+   * change, so they are not the back office's changes (DESIGN §7: derived_rows).
+   */
+  derived: Partial<Record<StreamName, number>>;
   /** Slugs that stopped naming their customer (changed, handed on, or the row removed). */
   goneSlugs: string[];
 }
 
 export function addApplied(a: Applied, b: Applied): Applied {
+  const derived = { ...a.derived };
+  for (const [stream, n] of Object.entries(b.derived) as [StreamName, number][]) derived[stream] = (derived[stream] ?? 0) + n;
   return {
     inserted: a.inserted + b.inserted,
     updated: a.updated + b.updated,
     deleted: a.deleted + b.deleted,
     rejected: a.rejected + b.rejected,
+    derived,
     goneSlugs: [...a.goneSlugs, ...b.goneSlugs],
   };
 }
+
+/** The column a statement counts rows of `stream` derived in. */
+const derivedColumn = (stream: StreamName) => `derived_${stream}`;
 
 const decodeApplied = (r: Row): Applied => ({
   inserted: int(r.inserted),
   updated: int(r.updated),
   deleted: int(r.deleted),
   rejected: int(r.rejected),
+  derived: Object.fromEntries(
+    STREAMS.filter((s) => derivedColumn(s.name) in r).map((s) => [s.name, int(r[derivedColumn(s.name)])]),
+  ),
   goneSlugs: texts(r.gone_slugs),
 });
 
 const METRICS_PENDING = getTableName(metricsPending);
 const HOLDINGS_PENDING = getTableName(holdingsPending);
+const PRICES_PENDING = getTableName(pricesPending);
 
 /** CTEs recording the work a change leaves: `rels` are relations of changed rows (before, after). */
 function pendingWork(stream: Stream, rels: string[]): string[] {
-  const ctes = [
-    `pending_customers as (
+  const ctes: string[] = [];
+  if (stream.customersOf) {
+    ctes.push(`pending_customers as (
       insert into ${METRICS_PENDING} (customer_id, remerge)
       select customer_id, ${stream.regroups === true} from (${rels.map(stream.customersOf).join(" union ")}) as c(customer_id)
       where customer_id is not null
       on conflict (customer_id) do ${stream.regroups ? "update set remerge = true" : "nothing"}
-    )`,
-  ];
+    )`);
+  }
+  if (stream.pricesOf) {
+    ctes.push(`pending_prices as (
+      insert into ${PRICES_PENDING} (stock_code)
+      select distinct stock_code from (${rels.map(stream.pricesOf).join(" union ")}) as p(stock_code)
+      on conflict (stock_code) do nothing
+    )`);
+  }
   if (stream.holdingsOf) {
     // A holding already waiting recomputes from the earlier of the two dates; null stays whole.
     ctes.push(`pending_holdings as (
@@ -124,17 +148,17 @@ function upsertStatement(stream: Stream): string {
     ...pendingWork(stream, ["changed_before", "upserted"]),
   ];
   const newlyDeleted = "u.deleted_at is not null and b.deleted_at is null";
-  const followed = children.map((c) => ` + (select count(*) from follow_${c.name})`).join("");
+  const followed = children.map((c) => `, (select count(*) from follow_${c.name})::int as ${derivedColumn(c.name)}`).join("");
   const goneSlugs = stream.slug
     ? `array(select b.${stream.slug} from changed_before b join upserted u using (id) where b.${stream.slug} is not null and b.${stream.slug} is distinct from u.${stream.slug})`
     : "array[]::text[]";
   return `with ${ctes.join(",\n")}
   select
     count(*) filter (where u.rejected is null and u.inserted)::int as inserted,
-    (count(*) filter (where u.rejected is null and not u.inserted and not (${newlyDeleted}))${followed})::int as updated,
+    count(*) filter (where u.rejected is null and not u.inserted and not (${newlyDeleted}))::int as updated,
     count(*) filter (where u.rejected is null and not u.inserted and ${newlyDeleted})::int as deleted,
     count(*) filter (where u.rejected is not null)::int as rejected,
-    ${goneSlugs} as gone_slugs
+    ${goneSlugs} as gone_slugs${followed}
   from upserted u left join changed_before b on b.id = u.id`;
 }
 
@@ -155,11 +179,11 @@ function displaceStatement(stream: Stream, column: string): string {
     ...pendingWork(stream, ["holders"]),
   ];
   return `with ${ctes.join(",\n")}
-  select 0 as inserted,
-    -- Holders in the page are written again by the upsert, and counted there.
-    (select count(*) from holders where id not in (select id from page))::int as updated,
-    0 as deleted, 0 as rejected,
-    array(select ${column} from holders) as gone_slugs`;
+  select 0 as inserted, 0 as updated, 0 as deleted, 0 as rejected,
+    array(select ${column} from holders) as gone_slugs,
+    -- Holders in the page are written again by the upsert, and counted there; the others only
+    -- lost a value another row took.
+    (select count(*) from holders where id not in (select id from page))::int as ${derivedColumn(stream.name)}`;
 }
 
 /** The statements that apply a page; `rows` is the page as JSON text, straight from the source. */
@@ -181,6 +205,7 @@ export function removeRows(sql: Sql, stream: Stream, gone: string, params: unkno
       (child) => `unlink_${child.name} as (
         update ${child.name} c set ${child.derived!.name} = null
         where c.${child.derived!.foreignKey} in (select id from removed) and c.${child.derived!.name} is not null
+        returning c.id
       )`,
     ),
     ...pendingWork(stream, ["removed"]),
@@ -189,6 +214,10 @@ export function removeRows(sql: Sql, stream: Stream, gone: string, params: unkno
     ? `array(select ${stream.slug} from removed where ${stream.slug} is not null)`
     : "array[]::text[]";
   const text = `with ${ctes.join(",\n")}
-  select 0 as inserted, 0 as updated, (select count(*) from removed)::int as deleted, 0 as rejected, ${goneSlugs} as gone_slugs`;
+  select 0 as inserted, 0 as updated, (select count(*) from removed)::int as deleted, 0 as rejected, ${goneSlugs} as gone_slugs${derivingFrom(
+    stream.name,
+  )
+    .map((c) => `, (select count(*) from unlink_${c.name})::int as ${derivedColumn(c.name)}`)
+    .join("")}`;
   return oneRow(sql.query(text, params), decodeApplied);
 }

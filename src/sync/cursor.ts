@@ -105,10 +105,36 @@ export async function readUpperBound(source: SyncDatabase): Promise<string> {
 
 /** Each stream's cursor, for the operators' lag (src/sync/status.ts). */
 export const cursorPositions = (target: Sql) =>
-  manyRows(target.query(`select ${C.stream} as stream, ${isoMicros(C.updatedAt)} as at from ${CURSORS} order by 1`), (r) => ({
-    stream: text(r.stream) as StreamName,
-    at: text(r.at),
-  }));
+  manyRows(
+    target.query(`select ${C.stream} as stream, ${isoMicros(C.updatedAt)} as at, ${C.id} as id from ${CURSORS} order by 1`),
+    (r) => ({ stream: text(r.stream) as StreamName, key: { updatedAt: text(r.at), id: text(r.id) } as Key }),
+  );
+
+/**
+ * Per stream, the first source row past its cursor (by the cursor index: one index probe each)
+ * and how long it has waited, source clock minus its `updated_at` (0 when there is none); and
+ * the source's clock. A stream never synced starts before everything.
+ */
+export function firstUnapplied(source: Sql, streams: readonly StreamName[], cursorOf: (stream: StreamName) => Key | undefined) {
+  const firsts = streams.map((name, i) => {
+    const [at, id] = [`$${2 * i + 1}::timestamptz`, `$${2 * i + 2}::uuid`];
+    return `('${name}', (select updated_at from ${name} where (updated_at, id) > (${at}, ${id}) order by updated_at, id limit 1))`;
+  });
+  const params = streams.flatMap((name) => {
+    const key = cursorOf(name) ?? BEFORE_EVERYTHING;
+    return [key.updatedAt, key.id];
+  });
+  return manyRows(
+    source.query(
+      `with clock as (select clock_timestamp() as now), firsts(stream, first) as (values ${firsts.join(", ")})
+       select stream, ${isoMicros("first")} as first_at, ${isoMicros("clock.now")} as now,
+         case when first is null then 0 else greatest(0, floor(extract(epoch from clock.now - first)))::int end as lag
+       from firsts, clock`,
+      params,
+    ),
+    (r) => ({ stream: text(r.stream) as StreamName, firstAt: textOrNull(r.first_at), now: text(r.now), lag: int(r.lag) }),
+  );
+}
 
 /**
  * One page: rows after `from` and at or before `bound`, in key order, at most `maxRows` rows and,

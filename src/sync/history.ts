@@ -36,13 +36,13 @@ export function recordDied(target: Sql, runId: string): Statement<void> {
 }
 
 export function recordEnd(target: Sql, report: SyncReport, outcome: Outcome, error: string | null): Statement<void> {
-  const { run_id, synced_rows, rejected_rows, pending_rows, complete, ...details } = report;
+  const { run_id, synced_rows, derived_rows, rejected_rows, pending_rows, complete, ...details } = report;
   return effect(
     target.query(
       `update ${RUNS} set finished_at = now(), outcome = $2, synced_rows = $3, rejected_rows = $4, pending_rows = $5,
-         complete = $6, error = $7, details = $8::jsonb
+         complete = $6, error = $7, details = $8::jsonb, derived_rows = $9
        where id = $1`,
-      [run_id, outcome, synced_rows, rejected_rows, pending_rows, complete, error, JSON.stringify(details)],
+      [run_id, outcome, synced_rows, rejected_rows, pending_rows, complete, error, JSON.stringify(details), derived_rows],
     ),
   );
 }

@@ -13,21 +13,27 @@
  *
  * Resumable: `reconcile_progress` keeps, per table, the id up to which it has been compared and
  * repaired, written in each repair's transaction; a run stopped by its budget leaves it there and
- * the next run (of any mode) goes on from it. Tables go parents first, so a repaired child finds
+ * the next run (of any mode) goes on from it. A run that stops inside a differing range records
+ * the range, and the next goes straight back into it, so every run moves the reconciliation on
+ * however little budget the delta left it. Tables go parents first, so a repaired child finds
  * its parent already repaired.
+ *
+ * History: `reconciliations` keeps each one, from the run that asked for it to the run that
+ * completed it, with what it repaired per table (for GET /api/sync/status).
  */
 import { getTableName } from "drizzle-orm";
 import type { Sql } from "../db/client";
-import { MIRRORED, reconcileProgress } from "../db/schema";
+import { MIRRORED, reconcileProgress, reconciliations } from "../db/schema";
 import { addApplied, applyPage, removeRows } from "./apply";
 import type { Budget } from "./budget";
 import { isoMicros, sourceRows } from "./cursor";
 import { effect, int, manyRows, text, textOrNull, type Statement, type SyncDatabase } from "./database";
 import { renewLease } from "./lease";
-import type { Tally } from "./report";
+import type { Tally, Trigger } from "./report";
 import { STREAMS, type Stream, type StreamName } from "./streams";
 
 const PROGRESS = getTableName(reconcileProgress);
+const HISTORY = getTableName(reconciliations);
 const MAX_UUID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 /** Hex digits of the first, widest comparison (256 ranges), and the deepest split (the first uuid group). */
 const FIRST_DEPTH = 2;
@@ -75,33 +81,97 @@ function checksums(sql: Sql, stream: Stream, updatedAt: string, prefix: string, 
   );
 }
 
-/** Where a reconciliation stands: per table, compared up to `after` (null: from the start). Empty: none under way. */
+/**
+ * Where a reconciliation stands: per table, compared up to `after` (null: from the start), the
+ * range a run stopped inside (`descent`), and the rows repaired so far. Empty: none under way.
+ */
 export const loadProgress = (target: Sql) =>
-  manyRows(target.query(`select stream, after_id from ${PROGRESS}`), (r) => ({
-    stream: text(r.stream) as StreamName,
-    after: textOrNull(r.after_id),
-  }));
+  manyRows(
+    target.query(`select stream, after_id, descent, descent_rows, inserted, updated, deleted from ${PROGRESS} order by stream`),
+    (r) => ({
+      stream: text(r.stream) as StreamName,
+      after: textOrNull(r.after_id),
+      descent: r.descent === null ? null : { prefix: text(r.descent), rows: int(r.descent_rows) },
+      repaired: { inserted: int(r.inserted), updated: int(r.updated), deleted: int(r.deleted) },
+    }),
+  );
 
 /**
  * Puts a reconciliation under way unless one already is, when `requested` and the run `holder`
- * holds the lease. Sent in the batch that takes the lease, so a full run stopped before it got to
- * compare anything still leaves the request for the runs after it.
+ * holds the lease (or whoever holds it, when `evenIfBusy`), and opens its history row. Sent in
+ * the batch that takes the lease, so a full run stopped before it got to compare anything still
+ * leaves the request for the runs after it.
  */
-export const requestReconciliation = (target: Sql, holder: string, requested: boolean): Statement<void> =>
+export const requestReconciliation = (
+  target: Sql,
+  holder: string,
+  trigger: Trigger,
+  requested: boolean,
+  evenIfBusy = false,
+): Statement<void> =>
   effect(
     target.query(
-      `insert into ${PROGRESS} (stream, after_id)
-       select unnest($1::text[]), null
-       where $2::boolean and not exists (select from ${PROGRESS})
-         and exists (select from sync_lease where holder = $3::uuid)`,
-      [STREAMS.map((s) => s.name), requested, holder],
+      `with asked as (
+         select where $2::boolean and not exists (select from ${PROGRESS})
+           and ($4::boolean or exists (select from sync_lease where holder = $3::uuid))
+       ),
+       progress as (insert into ${PROGRESS} (stream, after_id) select unnest($1::text[]), null from asked)
+       insert into ${HISTORY} (id, trigger, started_at) select $3::uuid, $5, now() from asked`,
+      [STREAMS.map((s) => s.name), requested, holder, evenIfBusy, trigger],
+    ),
+  );
+
+/** The reconciliation under way: the latest one not finished. */
+const OPEN = `(select id from ${HISTORY} where finished_at is null order by started_at desc limit 1)`;
+
+/**
+ * Adds what this run did for the reconciliation under way to its progress and history: rows
+ * repaired per table, ranges, one more run. Sent once per run, when it ends or completes the
+ * reconciliation (a run killed midway loses only its own counts, never its repairs).
+ */
+export function recordRepairs(target: Sql, tally: Tally): Statement<void> {
+  const counts = Object.entries(tally.repairs).map(([stream, r]) => ({ stream, ...r }));
+  return effect(
+    target.query(
+      `with counts as (select * from jsonb_to_recordset($1::jsonb) as c(stream text, inserted int, updated int, deleted int)),
+       bumped as (
+         update ${PROGRESS} p set inserted = p.inserted + c.inserted, updated = p.updated + c.updated,
+           deleted = p.deleted + c.deleted
+         from counts c where p.stream = c.stream
+       )
+       update ${HISTORY} set runs = runs + 1, compared_ranges = compared_ranges + $2, repaired_ranges = repaired_ranges + $3
+       where id = ${OPEN}`,
+      [JSON.stringify(counts), tally.reconciliation?.compared_ranges ?? 0, tally.reconciliation?.repaired_ranges ?? 0],
+    ),
+  );
+}
+
+/** Closes the reconciliation: its history row takes the rows repaired per table, and the progress goes. */
+const completeReconciliation = (target: Sql): Statement<void> =>
+  effect(
+    target.query(
+      `with closed as (
+         update ${HISTORY} set finished_at = now(), repaired = (
+           select jsonb_object_agg(stream, jsonb_build_object('inserted', inserted, 'updated', updated, 'deleted', deleted))
+           from ${PROGRESS})
+         where id = ${OPEN}
+       )
+       delete from ${PROGRESS}`,
     ),
   );
 
 const saveProgress = (target: Sql, stream: StreamName, after: string): Statement<void> =>
   effect(target.query(`update ${PROGRESS} set after_id = $2 where stream = $1`, [stream, after]));
 
-const finishProgress = (target: Sql): Statement<void> => effect(target.query(`delete from ${PROGRESS}`));
+/** Records the range a run stopped inside, so the next goes straight back into it. */
+const saveDescent = (target: Sql, stream: StreamName, range: Range | null): Statement<void> =>
+  effect(
+    target.query(`update ${PROGRESS} set descent = $2, descent_rows = $3 where stream = $1`, [
+      stream,
+      range?.prefix ?? null,
+      range?.rows ?? null,
+    ]),
+  );
 
 interface Context {
   source: SyncDatabase;
@@ -120,29 +190,43 @@ export async function reconcile(ctx: Context): Promise<boolean> {
   const [progress] = await target.run([loadProgress(target.sql)]);
   if (progress.length === 0) return true;
   tally.reconciliation = { compared_ranges: 0, repaired_ranges: 0, done: false };
-  const afterOf = new Map(progress.map((p) => [p.stream, p.after]));
+  const progressOf = new Map(progress.map((p) => [p.stream, p]));
   for (const stream of STREAMS) {
-    const after = afterOf.get(stream.name) ?? null;
-    if (after === MAX_UUID) continue;
-    if (!(await reconcileTable(ctx, stream, after))) return false;
+    const p = progressOf.get(stream.name);
+    if (p?.after === MAX_UUID) continue;
+    if (!(await reconcileTable(ctx, stream, p?.after ?? null, p?.descent ?? null))) return false;
   }
-  await target.run([finishProgress(target.sql)]);
+  await target.run([recordRepairs(target.sql, tally), completeReconciliation(target.sql)]);
   tally.reconciliation.done = true;
   return true;
 }
 
-async function reconcileTable(ctx: Context, stream: Stream, after: string | null): Promise<boolean> {
+async function reconcileTable(ctx: Context, stream: Stream, after: string | null, descent: Range | null): Promise<boolean> {
+  const small = (range: Range) => range.rows <= ctx.budget.limits.reconcileLeafRows || range.prefix.length >= MAX_DEPTH;
+  /** Makes one differing range equal: repaired row by row when small, else split and compared again. */
+  const settle = async (range: Range): Promise<boolean> => {
+    const done = small(range) ? await repair(ctx, stream, range, after) : await walk(range.prefix, range.prefix.length + 1);
+    if (!done) return false;
+    after = highest(range.prefix);
+    return true;
+  };
   const walk = async (prefix: string, depth: number): Promise<boolean> => {
     if (ctx.budget.spent) return false;
     const differing = await ctx.budget.step(() => compare(ctx, stream, prefix, depth, after));
     for (const range of differing) {
-      const small = range.rows <= ctx.budget.limits.reconcileLeafRows || range.prefix.length >= MAX_DEPTH;
-      const repaired = small ? await repair(ctx, stream, range.prefix, after) : await walk(range.prefix, depth + 1);
-      if (!repaired) return false;
-      after = highest(range.prefix);
+      if (ctx.budget.spent) {
+        // Stopped with this range known to differ: the next run starts in it, not at the top.
+        await ctx.target.run([saveDescent(ctx.target.sql, stream.name, range)]);
+        return false;
+      }
+      if (!(await settle(range))) return false;
     }
     return true;
   };
+  // A range this table's previous run stopped inside, unless that run finished it after all.
+  if (descent && (after === null || after < highest(descent.prefix))) {
+    if (!(await settle(descent))) return false;
+  }
   if (!(await walk("", FIRST_DEPTH))) return false;
   await ctx.target.run([saveProgress(ctx.target.sql, stream.name, MAX_UUID)]);
   return true;
@@ -174,13 +258,16 @@ async function compare(ctx: Context, stream: Stream, prefix: string, depth: numb
  * of source rows is applied, and the target rows between the previous page and this one that
  * the page does not hold are removed, with the table's progress, in one transaction.
  */
-async function repair(ctx: Context, stream: Stream, prefix: string, after: string | null): Promise<boolean> {
+async function repair(ctx: Context, stream: Stream, range: Range, after: string | null): Promise<boolean> {
   const { source, target, budget, tally } = ctx;
-  const lo = lowest(prefix);
-  const hi = highest(prefix);
+  const lo = lowest(range.prefix);
+  const hi = highest(range.prefix);
   let from = after;
   for (;;) {
-    if (budget.spent) return false;
+    if (budget.spent) {
+      await target.run([saveDescent(target.sql, stream.name, range)]);
+      return false;
+    }
     const done = await budget.step(async () => {
       const [page] = await source.run([
         sourceRows(
@@ -206,7 +293,7 @@ async function repair(ctx: Context, stream: Stream, prefix: string, after: strin
         ),
         ...applyPage(target.sql, stream, page.rows),
       ]);
-      tally.add(stream.name, applied.reduce(addApplied));
+      tally.add(stream.name, applied.reduce(addApplied), { repaired: true });
       from = upTo;
       return exhausted;
     });

@@ -1,12 +1,15 @@
 /**
  * What a run did, as the API returns it and as its history row keeps it.
  *
- * `synced_rows` counts rows of the six synced tables that the run inserted, updated or deleted
- * in the target: rows written because they differed (tombstones and restores included), child
- * rows whose copied `customer_id` followed their account, rows taken off the slug they lost,
- * and rows removed because the source no longer has them. Rows re-read but identical, rows set
- * aside (counted in `rejected_rows`), stored metrics and bookkeeping are not counted, so a run
- * with no source change reports 0.
+ * `synced_rows` counts rows of the synced tables that the run inserted, updated or deleted in
+ * the target because their source row changed or a reconciliation repaired them: rows written
+ * because they differed (tombstones and restores included) and rows removed because the source
+ * no longer has them. `derived_rows` counts, apart, rows changed only because another row
+ * changed: child rows whose copied `customer_id` followed their account (a moved account's
+ * trades, trades released when their late account arrived or unlinked when it went) and rows
+ * taken off the slug another took. Rows re-read but identical, rows set aside (counted in
+ * `rejected_rows`), stored metrics and bookkeeping are not counted, so a run with no source
+ * change reports 0 of each.
  */
 import type { Applied } from "./apply";
 import { STREAMS, type StreamName } from "./streams";
@@ -14,11 +17,20 @@ import { STREAMS, type StreamName } from "./streams";
 export type Trigger = "manual" | "cron" | "chain" | "start";
 export type Mode = "delta" | "full";
 
+/** Rows a reconciliation's repairs wrote in one table. */
+export interface Repaired {
+  inserted: number;
+  updated: number;
+  deleted: number;
+}
+
 export interface StreamReport {
   inserted: number;
   updated: number;
   deleted: number;
   rejected: number;
+  /** Rows of this table changed only because another row changed (not in synced_rows). */
+  derived: number;
   /** Transactions committed: delta pages and reconciliation repairs. */
   pages: number;
 }
@@ -28,6 +40,8 @@ export interface ReconciliationReport {
   compared_ranges: number;
   /** Ranges that differed and were repaired row by row. */
   repaired_ranges: number;
+  /** Rows the repairs inserted, updated or deleted (part of synced_rows). */
+  repaired_rows: number;
   /** True when every table has been compared to its end. */
   done: boolean;
 }
@@ -37,6 +51,8 @@ export interface SyncReport {
   mode: Mode;
   complete: boolean;
   synced_rows: number;
+  /** Rows changed only because another row changed (a moved account's trades), apart from synced_rows. */
+  derived_rows: number;
   /** Rows this run set aside as no ledger can hold them (listed by GET /api/sync/status). */
   rejected_rows: number;
   /** Rows held after the run because a parent is not in the target (yet). */
@@ -53,33 +69,49 @@ export interface SyncReport {
   metrics_recomputed: number;
   /** Customers whose cached responses were invalidated. */
   changed_customers: number;
+  /** Stock codes whose latest close changed: their holders' valuations, not their P&L. */
+  prices_changed: number;
 }
 
 /** Adds up what a run did as it goes, and remembers which served data became stale. */
 export class Tally {
   readonly streams = Object.fromEntries(
-    STREAMS.map((s) => [s.name, { inserted: 0, updated: 0, deleted: 0, rejected: 0, pages: 0 }]),
+    STREAMS.map((s) => [s.name, { inserted: 0, updated: 0, deleted: 0, rejected: 0, derived: 0, pages: 0 }]),
   ) as Record<StreamName, StreamReport>;
+  /** Of the streams' counts, what reconciliation repairs wrote, per table (kept in the reconciliation's history). */
+  readonly repairs: Partial<Record<StreamName, Repaired>> = {};
   /** Slugs whose cached responses are stale: customers whose data changed, and slugs they lost. */
   readonly staleSlugs = new Set<string>();
-  reconciliation: ReconciliationReport | null = null;
+  reconciliation: Omit<ReconciliationReport, "repaired_rows"> | null = null;
   pendingRows = 0;
   holdingsRecomputed = 0;
   metricsRecomputed = 0;
   metricsMs = 0;
+  pricesChanged = 0;
 
-  add(stream: StreamName, applied: Applied): void {
+  add(stream: StreamName, applied: Applied, options: { repaired?: boolean } = {}): void {
     const report = this.streams[stream];
     report.inserted += applied.inserted;
     report.updated += applied.updated;
     report.deleted += applied.deleted;
     report.rejected += applied.rejected;
     report.pages++;
+    for (const [other, n] of Object.entries(applied.derived) as [StreamName, number][]) this.streams[other].derived += n;
     for (const slug of applied.goneSlugs) this.staleSlugs.add(slug);
+    if (options.repaired) {
+      const repairs = (this.repairs[stream] ??= { inserted: 0, updated: 0, deleted: 0 });
+      repairs.inserted += applied.inserted;
+      repairs.updated += applied.updated;
+      repairs.deleted += applied.deleted;
+    }
   }
 
   get syncedRows(): number {
     return Object.values(this.streams).reduce((sum, s) => sum + s.inserted + s.updated + s.deleted, 0);
+  }
+
+  get derivedRows(): number {
+    return Object.values(this.streams).reduce((sum, s) => sum + s.derived, 0);
   }
 
   get rejectedRows(): number {
@@ -98,15 +130,20 @@ export class Tally {
       mode: run.mode,
       complete: run.complete,
       synced_rows: this.syncedRows,
+      derived_rows: this.derivedRows,
       rejected_rows: this.rejectedRows,
       pending_rows: this.pendingRows,
       duration_ms: run.durationMs,
       metrics_ms: this.metricsMs,
       streams: this.streams,
-      reconciliation: this.reconciliation,
+      reconciliation: this.reconciliation && {
+        ...this.reconciliation,
+        repaired_rows: Object.values(this.repairs).reduce((sum, r) => sum + r.inserted + r.updated + r.deleted, 0),
+      },
       holdings_recomputed: this.holdingsRecomputed,
       metrics_recomputed: this.metricsRecomputed,
       changed_customers: this.staleSlugs.size,
+      prices_changed: this.pricesChanged,
     };
   }
 }

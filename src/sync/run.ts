@@ -1,9 +1,9 @@
 /**
  * One sync run (DESIGN.md §7): take the lease, copy each stream's changes up to one upper bound
  * pinned from the source's clock, in foreign-key order, page by page (one source read and one
- * target transaction per page); reconcile source and target when asked (or when a
- * reconciliation is under way); recompute the stored metrics the changes touched; record the
- * run; release the lease.
+ * target transaction per page); recompute the stored metrics the changes touched; then, with
+ * what is left of the budget, reconcile source and target when asked (or when a reconciliation
+ * is under way) and recompute what its repairs touched; record the run; release the lease.
  *
  * Plain TypeScript over the HTTP driver, with no Worker-only import and no HTTP notion, so
  * scripts and benchmarks run it in Node too. It throws its own errors (src/sync/errors.ts);
@@ -11,6 +11,7 @@
  */
 import type { Config } from "../env";
 import { describe } from "../errors";
+import { log } from "../log";
 import { addApplied, applyPage } from "./apply";
 import { Budget, type BudgetLimits } from "./budget";
 import { advanceCursor, loadStarts, readPage, readUpperBound, type Key, type Page, type Pass } from "./cursor";
@@ -18,9 +19,11 @@ import { sourceDatabase, targetDatabase, type SyncDatabase } from "./database";
 import { LeaseHeldError, SourceUnavailableError } from "./errors";
 import { countHeld } from "./held";
 import { recordDied, recordEnd, recordStart, type Outcome } from "./history";
+import { upgradeMetricsRules } from "./rules";
 import { acquireLease, isLeaseLost, leaseExpiry, releaseLease, renewLease } from "./lease";
 import { recomputePending } from "./metrics";
-import { reconcile, requestReconciliation } from "./reconcile";
+import { refreshLatestPrices } from "./prices";
+import { reconcile, recordRepairs, requestReconciliation } from "./reconcile";
 import { Tally, type Mode, type SyncReport, type Trigger } from "./report";
 import { STREAMS, type Stream } from "./streams";
 
@@ -30,12 +33,22 @@ export interface RunOptions {
   trigger: Trigger;
   mode: Mode;
   limits?: Partial<BudgetLimits>;
+  /**
+   * A full run's request for a reconciliation stands even when another run holds the lease (and
+   * this one gets LeaseHeldError): the run holding it, or the next, carries it out. For the
+   * scheduled reconciliation, which fires at the same minute as a delta cron and must not be
+   * lost to it; an operator's request that gets 409 changes nothing.
+   */
+  requestEvenIfBusy?: boolean;
 }
 
 export interface SyncOutcome {
   report: SyncReport;
-  /** What the run made stale: customers' slugs (changed, deleted or replaced) and the broker list. */
-  stale: { slugs: string[]; brokers: boolean };
+  /**
+   * What the run made stale: customers' slugs (changed, deleted or replaced), the broker list,
+   * and every answer carrying a valuation (a stock's latest close changed).
+   */
+  stale: { slugs: string[]; brokers: boolean; prices: boolean };
 }
 
 interface Run {
@@ -63,12 +76,14 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     tally: new Tally(),
   };
   const { sql } = run.target;
-  const [taken, lease, , , , startOf] = await run.target.run([
+  const [taken, lease, , , , , startOf] = await run.target.run([
     acquireLease(sql, run.id),
     leaseExpiry(sql),
+    // After the lease: only the run that holds it records a new rules version.
+    upgradeMetricsRules(sql, run.id),
     recordDied(sql, run.id),
     recordStart(sql, run.id, options.trigger, options.mode),
-    requestReconciliation(sql, run.id, options.mode === "full"),
+    requestReconciliation(sql, run.id, options.trigger, options.mode === "full", options.requestEvenIfBusy ?? false),
     loadStarts(sql),
   ]);
   if (!taken) throw new LeaseHeldError(lease.expiresAt, lease.retryAfterSeconds);
@@ -86,25 +101,26 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
       });
       if (!caughtUp) break;
     }
-    if (caughtUp) {
-      caughtUp = await reconcile({ ...run, holder: run.id });
+    // What changed is served first, metrics included; a reconciliation under way gets what is
+    // left of the budget, and the metrics of its repairs after it (or first thing next run).
+    let metricsDone = await recomputeMetrics(run);
+    let reconciled = true;
+    if (caughtUp && metricsDone) {
+      reconciled = await reconcile({ ...run, holder: run.id });
+      if (run.tally.reconciliation) metricsDone = await recomputeMetrics(run);
     }
-    const metricsStarted = budget.elapsedMs();
-    const metrics = await recomputePending(run.target, budget, run.id);
-    run.tally.holdingsRecomputed = metrics.holdings;
-    run.tally.metricsRecomputed = metrics.customers;
-    run.tally.metricsMs = budget.elapsedMs() - metricsStarted;
-    for (const slug of metrics.slugs) run.tally.staleSlugs.add(slug);
-    const complete = caughtUp && metrics.done;
-    [run.tally.pendingRows] = await run.target.run([countHeld(sql)]);
+    const complete = caughtUp && metricsDone && reconciled;
+    // The latest closes travel with the held-row count: one round trip, however many codes changed.
+    [run.tally.pendingRows, run.tally.pricesChanged] = await run.target.run([countHeld(sql), refreshLatestPrices(sql)]);
     const done = report(complete);
     await finish(run, done, complete ? "complete" : "partial", null);
-    return { report: done, stale: { slugs: [...run.tally.staleSlugs], brokers: run.tally.brokersChanged } };
+    return {
+      report: done,
+      stale: { slugs: [...run.tally.staleSlugs], brokers: run.tally.brokersChanged, prices: run.tally.pricesChanged > 0 },
+    };
   } catch (err) {
     await finish(run, report(false), "failed", describe(err)).catch((historyErr) =>
-      console.error(
-        JSON.stringify({ level: "error", event: "sync_history_failed", run_id: run.id, error: describe(historyErr) }),
-      ),
+      log("error", "sync_history_failed", { run_id: run.id, error: describe(historyErr) }),
     );
     if (isLeaseLost(err)) throw new LeaseHeldError(null, 1);
     throw err;
@@ -153,8 +169,21 @@ async function syncStream(run: Run, stream: Stream, pass: Pass): Promise<boolean
   return false;
 }
 
+/** Recomputes the stored metrics the run's changes left pending, while the budget lasts: true when none is left. */
+async function recomputeMetrics(run: Run): Promise<boolean> {
+  const started = run.budget.elapsedMs();
+  const metrics = await recomputePending(run.target, run.budget, run.id);
+  run.tally.holdingsRecomputed += metrics.holdings;
+  run.tally.metricsRecomputed += metrics.customers;
+  run.tally.metricsMs += run.budget.elapsedMs() - started;
+  for (const slug of metrics.slugs) run.tally.staleSlugs.add(slug);
+  return metrics.done;
+}
+
 /** Records how the run ended and releases its lease, in one transaction. */
 async function finish(run: Run, report: SyncReport, outcome: Outcome, error: string | null): Promise<void> {
   const { sql } = run.target;
-  await run.target.run([recordEnd(sql, report, outcome, error), releaseLease(sql, run.id)]);
+  // A reconciliation this run completed recorded its counts then; one still under way takes them now.
+  const reconciling = run.tally.reconciliation && !run.tally.reconciliation.done ? [recordRepairs(sql, run.tally)] : [];
+  await run.target.run([recordEnd(sql, report, outcome, error), ...reconciling, releaseLease(sql, run.id)]);
 }

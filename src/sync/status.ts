@@ -1,25 +1,42 @@
 /**
  * What an operator needs to see (GET /api/sync/status, DESIGN §7): the last runs and how they
- * ended (a run still "running" whose lease has expired died), each stream's lag behind the
- * source's clock, a reconciliation under way, held rows and rejected rows with their reasons.
- * One target transaction and one source request; a source that cannot be read leaves the lag
- * unknown rather than failing the page.
+ * ended (a run still "running" whose lease has expired died), each stream's lag, the
+ * reconciliation (its schedule, one under way, the last complete one and whether one is
+ * overdue), held rows and rejected rows with their reasons and ages. One target transaction,
+ * then one source request; a source that cannot be read leaves the lag unknown, with the
+ * reason, rather than failing the page.
+ *
+ * Lag is how long the oldest change not yet applied has waited: the source clock minus the
+ * `updated_at` of the first source row past the stream's cursor, 0 when there is none. It does
+ * not grow while nothing changes. Held and rejected rows are behind the cursor (applied, just
+ * not served), so they are not in it: they are listed with their own ages.
  */
 import { getTableName } from "drizzle-orm";
+import type { Config } from "../env";
 import type { Sql } from "../db/client";
-import { syncRuns } from "../db/schema";
+import { reconciliations, syncRuns } from "../db/schema";
 import { Budget } from "./budget";
-import { cursorPositions, isoMicros, sourceClock } from "./cursor";
+import { cursorPositions, firstUnapplied, isoMicros, type Key } from "./cursor";
 import { int, manyRows, sourceDatabase, targetDatabase, text, textOrNull } from "./database";
-import { countHeld, countRejected, listHeld, listRejected, type ListedRow } from "./held";
+import { SyncError } from "./errors";
+import { listHeld, listRejected, summarizeHeld, summarizeRejected, type ListedRow, type Summary } from "./held";
 import { currentLease } from "./lease";
 import { loadProgress } from "./reconcile";
+import type { Repaired } from "./report";
+import { nextFire, parseCron } from "./schedule";
 import { STREAMS, type StreamName } from "./streams";
 import type { SyncConfig } from "./run";
 
 /** How many runs, held rows and rejected rows the status lists. */
 const LISTED = 50;
 const RUNS = getTableName(syncRuns);
+const HISTORY = getTableName(reconciliations);
+/**
+ * How long after its scheduled time a reconciliation may take to complete before it is overdue:
+ * cron delays, a delta backlog served first, and the chained runs of a large repair (a 1% drift
+ * of a million trades took under 3 minutes).
+ */
+export const RECONCILE_GRACE_MS = 2 * 3_600_000;
 
 export interface RunSummary {
   id: string;
@@ -30,19 +47,55 @@ export interface RunSummary {
   finished_at: string | null;
   duration_ms: number | null;
   synced_rows: number;
+  derived_rows: number;
   rejected_rows: number;
   pending_rows: number;
   error: string | null;
 }
 
+export interface StreamStatus {
+  stream: StreamName;
+  cursor: string | null;
+  /** `updated_at` of the first source row past the cursor: the oldest change not applied yet. */
+  oldest_unapplied_at: string | null;
+  lag_seconds: number | null;
+  /** True when no source row is past the cursor; null when the source cannot be read. */
+  caught_up: boolean | null;
+  /** Why the lag is unknown (null when known). */
+  lag_unknown_reason: string | null;
+}
+
+export interface CompletedReconciliation {
+  trigger: string;
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  runs: number;
+  compared_ranges: number;
+  repaired_ranges: number;
+  repaired: ({ stream: StreamName } & Repaired)[];
+}
+
+export interface ReconciliationStatus {
+  /** The Cron Trigger that runs it (UTC). */
+  schedule: string;
+  under_way: boolean;
+  started_at: string | null;
+  tables: { stream: StreamName; after_id: string | null }[];
+  last_complete: CompletedReconciliation | null;
+  /** When a complete reconciliation should have ended by: the schedule's next time after the last one, plus a grace. */
+  due_by: string | null;
+  overdue: boolean;
+}
+
 export interface SyncStatus {
   lease: { held: boolean; expires_at: string | null };
   source_clock: string | null;
-  streams: { stream: StreamName; cursor: string | null; lag_seconds: number | null }[];
+  streams: StreamStatus[];
   runs: RunSummary[];
-  reconciliation: { under_way: boolean; tables: { stream: StreamName; after_id: string | null }[] };
-  held: { count: number; rows: ListedRow[] };
-  rejected: { count: number; rows: ListedRow[] };
+  reconciliation: ReconciliationStatus;
+  held: Summary & { rows: ListedRow[] };
+  rejected: Summary & { rows: ListedRow[] };
 }
 
 const lastRuns = (target: Sql) =>
@@ -53,7 +106,7 @@ const lastRuns = (target: Sql) =>
            select from sync_lease l where l.holder = r.id and l.expires_at >= now()) then 'died' else r.outcome end as outcome,
          ${isoMicros("r.started_at")} as started_at, ${isoMicros("r.finished_at")} as finished_at,
          (extract(epoch from r.finished_at - r.started_at) * 1000)::int as duration_ms,
-         r.synced_rows, r.rejected_rows, r.pending_rows, r.error
+         r.synced_rows, r.derived_rows, r.rejected_rows, r.pending_rows, r.error
        from ${RUNS} r order by r.started_at desc limit $1`,
       [LISTED],
     ),
@@ -66,48 +119,150 @@ const lastRuns = (target: Sql) =>
       finished_at: textOrNull(r.finished_at),
       duration_ms: r.duration_ms === null ? null : int(r.duration_ms),
       synced_rows: int(r.synced_rows),
+      derived_rows: int(r.derived_rows),
       rejected_rows: int(r.rejected_rows),
       pending_rows: int(r.pending_rows),
       error: textOrNull(r.error),
     }),
   );
 
-export async function readStatus(config: SyncConfig): Promise<SyncStatus> {
+/** The last complete reconciliation, the one under way (its start), and the first run ever (when none completed). */
+const reconciliationHistory = (target: Sql) =>
+  manyRows(
+    target.query(
+      `select 'complete' as kind, trigger, ${isoMicros("started_at")} as started_at, ${isoMicros("finished_at")} as finished_at,
+         (extract(epoch from finished_at - started_at) * 1000)::int as duration_ms, runs, compared_ranges, repaired_ranges,
+         repaired::text as repaired
+       from (select * from ${HISTORY} where finished_at is not null order by finished_at desc limit 1) done
+       union all
+       select 'open', trigger, ${isoMicros("started_at")}, null, null, runs, compared_ranges, repaired_ranges, null
+       from (select * from ${HISTORY} where finished_at is null order by started_at desc limit 1) open
+       union all
+       select 'first_run', trigger, ${isoMicros("started_at")}, null, null, 0, 0, 0, null
+       from (select * from ${RUNS} order by started_at limit 1) first`,
+    ),
+    (r) => ({
+      kind: text(r.kind) as "complete" | "open" | "first_run",
+      trigger: text(r.trigger),
+      startedAt: text(r.started_at),
+      finishedAt: textOrNull(r.finished_at),
+      durationMs: r.duration_ms === null ? null : int(r.duration_ms),
+      runs: int(r.runs),
+      comparedRanges: int(r.compared_ranges),
+      repairedRanges: int(r.repaired_ranges),
+      repaired: r.repaired === null ? null : (JSON.parse(text(r.repaired)) as Partial<Record<StreamName, Repaired>>),
+    }),
+  );
+
+type History = Awaited<ReturnType<ReturnType<typeof reconciliationHistory>["decode"]>>;
+
+/** The reconciliation as an operator sees it; `now` decides whether one is overdue. */
+export function reconciliationStatus(
+  schedule: string,
+  history: History,
+  progress: { stream: StreamName; after: string | null }[],
+  now: Date,
+): ReconciliationStatus {
+  const done = history.find((h) => h.kind === "complete");
+  const open = history.find((h) => h.kind === "open");
+  const first = history.find((h) => h.kind === "first_run");
+  // Due at the schedule's first time after the last complete one ended, or after the first sync
+  // (a new deployment is not overdue before its first night).
+  const since = done?.finishedAt ?? first?.startedAt;
+  const fires = since ? nextFire(parseCron(schedule), new Date(since)) : null;
+  const dueBy = fires ? new Date(fires.getTime() + RECONCILE_GRACE_MS) : null;
+  return {
+    schedule,
+    under_way: progress.length > 0,
+    started_at: progress.length > 0 ? (open?.startedAt ?? null) : null,
+    tables: progress.map((p) => ({ stream: p.stream, after_id: p.after })),
+    last_complete: done
+      ? {
+          trigger: done.trigger,
+          started_at: done.startedAt,
+          finished_at: done.finishedAt!,
+          duration_ms: done.durationMs!,
+          runs: done.runs,
+          compared_ranges: done.comparedRanges,
+          repaired_ranges: done.repairedRanges,
+          repaired: STREAMS.map(({ name }) => ({
+            stream: name,
+            ...(done.repaired?.[name] ?? { inserted: 0, updated: 0, deleted: 0 }),
+          })),
+        }
+      : null,
+    due_by: dueBy ? dueBy.toISOString() : null,
+    overdue: dueBy !== null && now.getTime() > dueBy.getTime(),
+  };
+}
+
+type StatusConfig = SyncConfig & Pick<Config, "SYNC_RECONCILE_CRON">;
+
+/** Each stream's lag, from the source; unknown (with the reason) when it cannot be read. */
+async function streamLags(config: StatusConfig, budget: Budget, cursors: Map<StreamName, Key>) {
+  const names = STREAMS.map((s) => s.name);
+  const unknown = (reason: string) => ({
+    now: null,
+    streams: names.map(
+      (stream): StreamStatus => ({
+        stream,
+        cursor: cursors.get(stream)?.updatedAt ?? null,
+        oldest_unapplied_at: null,
+        lag_seconds: null,
+        caught_up: null,
+        lag_unknown_reason: reason,
+      }),
+    ),
+  });
+  if (!config.SOURCE_DATABASE_URL) return unknown("SOURCE_DATABASE_URL is not configured");
+  const source = sourceDatabase(config.SOURCE_DATABASE_URL, budget);
+  let rows: { stream: StreamName; firstAt: string | null; now: string; lag: number }[];
+  try {
+    [rows] = await source.run([firstUnapplied(source.sql, names, (s) => cursors.get(s))]);
+  } catch (err) {
+    // The engine's own words (never the driver's, which may name the database).
+    return unknown(err instanceof SyncError ? err.message : "the source database could not be read");
+  }
+  const byStream = new Map(rows.map((r) => [r.stream, r]));
+  return {
+    now: rows[0]?.now ?? null,
+    streams: names.map((stream): StreamStatus => {
+      const r = byStream.get(stream)!;
+      return {
+        stream,
+        cursor: cursors.get(stream)?.updatedAt ?? null,
+        oldest_unapplied_at: r.firstAt,
+        lag_seconds: r.lag,
+        caught_up: r.firstAt === null,
+        lag_unknown_reason: null,
+      };
+    }),
+  };
+}
+
+export async function readStatus(config: StatusConfig): Promise<SyncStatus> {
   const budget = new Budget();
   const target = targetDatabase(config.DATABASE_URL, budget);
-  const source = config.SOURCE_DATABASE_URL ? sourceDatabase(config.SOURCE_DATABASE_URL, budget) : null;
-  const clock = source
-    ? source.run([sourceClock(source.sql)]).then(
-        ([now]) => now,
-        () => null,
-      )
-    : Promise.resolve(null);
   const { sql } = target;
-  const [[lease, cursors, runs, progress, heldCount, held, rejectedCount, rejected], now] = await Promise.all([
-    target.run([
-      currentLease(sql),
-      cursorPositions(sql),
-      lastRuns(sql),
-      loadProgress(sql),
-      countHeld(sql),
-      listHeld(sql, LISTED),
-      countRejected(sql),
-      listRejected(sql, LISTED),
-    ]),
-    clock,
+  const [lease, cursors, runs, progress, history, heldSummary, held, rejectedSummary, rejected] = await target.run([
+    currentLease(sql),
+    cursorPositions(sql),
+    lastRuns(sql),
+    loadProgress(sql),
+    reconciliationHistory(sql),
+    summarizeHeld(sql),
+    listHeld(sql, LISTED),
+    summarizeRejected(sql),
+    listRejected(sql, LISTED),
   ]);
-  const cursorOf = new Map(cursors.map((c) => [c.stream, c.at]));
+  const lags = await streamLags(config, budget, new Map(cursors.map((c) => [c.stream, c.key])));
   return {
     lease: { held: lease.length > 0, expires_at: lease[0]?.expiresAt ?? null },
-    source_clock: now,
-    streams: STREAMS.map(({ name }) => {
-      const cursor = cursorOf.get(name) ?? null;
-      const lag = now && cursor ? Math.max(0, Math.round((Date.parse(now) - Date.parse(cursor)) / 1000)) : null;
-      return { stream: name, cursor, lag_seconds: lag };
-    }),
+    source_clock: lags.now,
+    streams: lags.streams,
     runs,
-    reconciliation: { under_way: progress.length > 0, tables: progress.map((p) => ({ stream: p.stream, after_id: p.after })) },
-    held: { count: heldCount, rows: held },
-    rejected: { count: rejectedCount, rows: rejected },
+    reconciliation: reconciliationStatus(config.SYNC_RECONCILE_CRON, history, progress, new Date()),
+    held: { ...heldSummary, rows: held },
+    rejected: { ...rejectedSummary, rows: rejected },
   };
 }

@@ -42,8 +42,14 @@ export interface Stream {
   /**
    * The customers whose served data a row touches, as SQL over a relation `r` holding rows of
    * this table (the target's columns): both the row's version before a change and after it.
+   * None for a table no customer owns or stores metrics of (stock_prices).
    */
-  customersOf: (r: string) => string;
+  customersOf?: (r: string) => string;
+  /**
+   * The stock codes whose latest close a row may change, as SQL over `r` (stock_prices): their
+   * latest_prices row is brought up to date after the data (src/sync/prices.ts).
+   */
+  pricesOf?: (r: string) => string;
   /**
    * True when a change can change which accounts a customer is served (servedAccount): those
    * customers merge all their holdings again instead of adjusting their stored merge.
@@ -153,6 +159,13 @@ export const STREAMS: readonly Stream[] = [
     customersOf: (r) => customerOfAccount(`any(array(select account_id from ${r}))`),
     // A share credit changes its holding's FIFO lots from its ex_date on.
     holdingsOf: (r) => `select account_id, stock_code, ex_date from ${r} where type = 'share_dividend'`,
+  },
+  // Closes: a reference no customer owns. A price is a valuation, never P&L: a change only
+  // marks its stock's latest close for refreshing, and touches no customer's stored metrics.
+  {
+    ...fromSource("stock_prices"),
+    rules: [{ fails: "close_price <= 0", reason: "close_price is not positive" }, stockCode],
+    pricesOf: (r) => `select stock_code from ${r}`,
   },
 ];
 

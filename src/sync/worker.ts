@@ -11,22 +11,25 @@
  * killed midway leaves its message to be delivered again), and a message can wait out a held
  * lease with a delay. The cron stays as the safety net: it starts a chain again if one breaks.
  */
-import { BROKERS_SCOPE, customerScope, invalidate } from "../cache";
+import { BROKERS_SCOPE, customerScope, invalidate, PRICES_SCOPE } from "../cache";
 import { getConfig, type Config, type Env } from "../env";
 import { describe } from "../errors";
+import { log } from "../log";
 import { LeaseHeldError } from "./errors";
 import type { SyncReport } from "./report";
 import { runSync, type RunOptions, type SyncOutcome } from "./run";
-
-const log = (level: "info" | "error", event: string, fields: Record<string, unknown>) =>
-  (level === "error" ? console.error : console.log)(JSON.stringify({ level, event, ...fields }));
 
 /**
  * Drops stale cached responses. A failure is logged, not fatal: the data is committed and the
  * entries expire after CACHE_TTL_SECONDS anyway.
  */
 async function invalidateStale(stale: SyncOutcome["stale"], config: Config, origin: string | undefined): Promise<void> {
-  const scopes = [...stale.slugs.map(customerScope), ...(stale.brokers ? [BROKERS_SCOPE] : [])];
+  const scopes = [
+    ...stale.slugs.map(customerScope),
+    ...(stale.brokers ? [BROKERS_SCOPE] : []),
+    // One version for every answer carrying a valuation: one delete, however many hold the stocks.
+    ...(stale.prices ? [PRICES_SCOPE] : []),
+  ];
   if (!scopes.length) return;
   try {
     await invalidate(scopes, { config, origin });
@@ -42,7 +45,8 @@ function logFailure(trigger: RunOptions["trigger"], err: unknown): void {
 
 /** What a run that stopped at its budget sends on: the next run needs nothing but the lease. */
 export interface Continuation {
-  after_run: string;
+  /** The run that stopped; null when a scheduled reconciliation found another run holding the lease. */
+  after_run: string | null;
 }
 
 export interface WorkerRunOptions extends RunOptions {
@@ -103,10 +107,14 @@ export async function continueSync(
 }
 
 /**
- * The Cron Trigger's run. Nobody waits for its answer, so its end is only logged (and, once it
- * holds the lease, recorded in sync_runs); a run already in progress makes it a logged skip.
+ * A Cron Trigger's run: the delta sync, or, for the cron SYNC_RECONCILE_CRON names, a
+ * reconciliation (what `?mode=full` does), whose runs chain through the queue until it is
+ * complete, each serving what changed first. Nobody waits for the answer, so its end is only
+ * logged (and, once it holds the lease, recorded in sync_runs); a run already in progress makes
+ * it a logged skip. A reconciliation's request stands even then: the run in progress or the
+ * next carries it out, and a continuation is sent for when that run's lease expires.
  */
-export async function cronSync(env: Env): Promise<void> {
+export async function cronSync(env: Env, cron: string, options: { limits?: RunOptions["limits"] } = {}): Promise<void> {
   let config: Config;
   try {
     config = getConfig(env);
@@ -114,7 +122,20 @@ export async function cronSync(env: Env): Promise<void> {
     logFailure("cron", err);
     return;
   }
-  await syncAndInvalidate(config, { trigger: "cron", mode: "delta", origin: config.PUBLIC_ORIGIN, queue: env.SYNC_QUEUE }).catch(
-    () => undefined, // logged above
-  );
+  const reconciles = cron === config.SYNC_RECONCILE_CRON;
+  await syncAndInvalidate(config, {
+    trigger: "cron",
+    mode: reconciles ? "full" : "delta",
+    requestEvenIfBusy: reconciles,
+    origin: config.PUBLIC_ORIGIN,
+    queue: env.SYNC_QUEUE,
+    limits: options.limits,
+  }).catch(async (err: unknown) => {
+    // Logged above. A delta skipped is made up for by the run in progress and the next tick.
+    if (reconciles && err instanceof LeaseHeldError && env.SYNC_QUEUE) {
+      await env.SYNC_QUEUE.send({ after_run: null }, { delaySeconds: err.retryAfterSeconds }).catch((sendErr: unknown) =>
+        log("error", "sync_continuation_failed", { trigger: "cron", error: describe(sendErr) }),
+      );
+    }
+  });
 }

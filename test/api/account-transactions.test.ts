@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
-import { TransactionPage } from "../../src/schemas";
+import { DATE_MESSAGE, TransactionPage } from "../../src/schemas";
 import { apiClient, badRequest, checked, historyPage, NOT_FOUND } from "../support/api";
-import { MALFORMED_SLUGS, withInvestor } from "./fixture";
+import { BAD_DATES, EDGE_DATES, MALFORMED_SLUGS, withInvestor } from "./fixture";
 
 async function accountHistory(env: Env, slug: string, accountId: string, query: Record<string, string> = {}) {
   return checked(
@@ -130,6 +130,26 @@ describe("GET /api/transactions/:slug/:accountId", () => {
     for (const [query, paths] of cases) {
       const result = await accountHistory(env, customer.slug, accounts.vndMain.id, query);
       expect(result, JSON.stringify(query)).toEqual({ status: 400, body: badRequest(...paths) });
+    }
+  });
+
+  it("takes dates from 0001-01-01 to 9999-12-31 and answers any other, year 0000 included, with 400", async () => {
+    const { env, customer, accounts, expected } = await withInvestor();
+    const { t2, t4, t5 } = expected.trades;
+    for (const date of BAD_DATES) {
+      for (const path of ["start_date", "end_date"]) {
+        expect(await accountHistory(env, customer.slug, accounts.vndMain.id, { [path]: date }), `${path}=${date}`).toEqual({
+          status: 400,
+          body: { success: false, error: "Bad Request", details: [{ path, message: DATE_MESSAGE }] },
+        });
+      }
+    }
+    for (const date of EDGE_DATES) {
+      const early = date < "2024-01-05";
+      expect(await accountHistory(env, customer.slug, accounts.vndMain.id, { start_date: date }), date).toEqual({
+        status: 200,
+        body: early ? page([t5, t4, t2], { total: 3 }) : page([], { total: 0 }),
+      });
     }
   });
 

@@ -4,14 +4,20 @@ import { getJson } from "../support/worker";
 import { withInvestor } from "./fixture";
 
 describe("errors", () => {
-  it("answers unknown routes and methods with the JSON 404 envelope", async () => {
+  it("answers unknown routes with the JSON 404 envelope, and a method a known route does not take with 405", async () => {
     const dbs = await apiDatabases();
+    const wrongMethod = await getJson(dbs.env, "/api/brokers", { method: "DELETE" });
+    expect({ status: wrongMethod.status, body: wrongMethod.body, allow: wrongMethod.headers.get("Allow") }).toEqual({
+      status: 405,
+      body: { success: false, error: "Method Not Allowed" },
+      allow: "GET, HEAD",
+    });
     const unknown = [
       ["GET", "/api/nope"],
       ["GET", "/nope"],
       ["GET", "/api/customers"],
       ["GET", "/api/transactions/a/b/c"],
-      ["DELETE", "/api/brokers"],
+      ["DELETE", "/api/nope"],
     ] as const;
     for (const [method, path] of unknown) {
       const { status, body, headers } = await getJson(dbs.env, path, { method });

@@ -124,6 +124,13 @@ export function investorFixture() {
     price: "101000",
   });
 
+  // Closes: FPT's latest live one values both FPT holdings (a later close was withdrawn); HPG,
+  // sold out, has a close nobody is valued at; VNM has none, so its holding is unpriced.
+  book.price({ stock_code: "FPT", trade_date: "2024-06-27", close_price: "119000.0000" });
+  book.price({ stock_code: "FPT", trade_date: "2024-06-28", close_price: "120500.5555" });
+  book.price({ stock_code: "FPT", trade_date: "2024-07-01", close_price: "999999.0000", deleted_at: "2024-07-02T00:00:00Z" });
+  book.price({ stock_code: "HPG", trade_date: "2024-06-28", close_price: "26000.0000" });
+
   const brokerJson = (b: typeof ssi) => ({ id: b.id, name: b.name, code: b.code });
   const accountRef = (a: typeof ssiMain, b: typeof ssi) => ({ id: a.id, account_no: a.account_no, broker: brokerJson(b) });
   const fpt = { stock_code: "FPT", isin_code: "VN000000FPT1" };
@@ -228,9 +235,25 @@ export function investorFixture() {
         quantity: 200,
         avg_cost: 98765.4321,
         total_cost: 19753086.42,
+        // 200 × 120,500.5555 = 24,100,111.10; minus the cost.
+        market_price: 120500.5555,
+        price_date: "2024-06-28",
+        market_value: 24100111.1,
+        unrealized_pnl: 4347024.68,
         account: accountRef(ssiMain, ssi),
       },
-      { id: fptAtVnd.id, ...fpt, quantity: 100, avg_cost: 100150, total_cost: 10015000, account: accountRef(vndMain, vnd) },
+      {
+        id: fptAtVnd.id,
+        ...fpt,
+        quantity: 100,
+        avg_cost: 100150,
+        total_cost: 10015000,
+        market_price: 120500.5555,
+        price_date: "2024-06-28",
+        market_value: 12050055.55,
+        unrealized_pnl: 2035055.55,
+        account: accountRef(vndMain, vnd),
+      },
       {
         id: vnm.id,
         stock_code: "VNM",
@@ -238,6 +261,10 @@ export function investorFixture() {
         quantity: 50,
         avg_cost: 70000.5,
         total_cost: 3500025,
+        market_price: null,
+        price_date: null,
+        market_value: null,
+        unrealized_pnl: null,
         account: accountRef(vndMain, vnd),
       },
     ],
@@ -255,7 +282,18 @@ export function investorFixture() {
       transaction_count: 6,
       date_range: { from: "2024-01-05", to: "2024-03-01" },
       dividends: { count: 0, gross: 0, tax: 0, net: 0 },
-      total_return: 783738,
+      // 783,738 realized by average cost, no dividends, plus the 6,382,080.23 unrealized.
+      total_return: 7165818.23,
+      // 36,150,166.65 worth against the 29,768,086.42 the two FPT holdings cost; VNM unpriced.
+      valuation: {
+        as_of: "2024-06-28",
+        cost: 33268111.42,
+        priced_cost: 29768086.42,
+        market_value: 36150166.65,
+        unrealized_pnl: 6382080.23,
+        priced_holdings: 2,
+        unpriced_holdings: 1,
+      },
     },
     analytics: {
       summary: {
@@ -293,3 +331,30 @@ export async function withInvestor() {
 
 /** Strings that cannot be slugs: a character outside the alphabet, a space, a dot, too long, not ASCII. */
 export const MALFORMED_SLUGS = ["bad!slug", "bad slug", "bad.slug", "a".repeat(65), "âbc"];
+
+/**
+ * Dates every route and page that takes dates must refuse with 400: year 0000 (which PostgreSQL's
+ * `date` does not have), days that do not exist (leap years of every kind, years below 100
+ * included, where `Date.UTC` would read 19xx), five-digit years and malformed text.
+ */
+export const BAD_DATES = [
+  "0000-01-01",
+  "0000-02-29",
+  "0000-12-31",
+  "2023-02-29",
+  "1900-02-29",
+  "0100-02-29",
+  "0029-02-29",
+  "0001-02-29",
+  "9999-12-32",
+  "10000-01-01",
+  "0001-00-01",
+  "0001-01-00",
+  "+002024-01-01",
+  "-0001-01-01",
+  "2024-1-05",
+  "２０２４-01-05",
+];
+
+/** The edges of what they accept: first and last days, leap days of years below 100 and of 400s. */
+export const EDGE_DATES = ["0001-01-01", "0004-02-29", "0099-12-31", "0400-02-29", "2000-02-29", "9999-12-31"];

@@ -26,10 +26,15 @@ describe.each([
   });
 
   it("returns empty metrics for a customer whose metrics are not computed yet", async () => {
-    const { dbs, customer } = await withInvestor();
+    const { dbs, customer, expected } = await withInvestor();
     await dbs.target`delete from customer_metrics where customer_id = ${customer.id}`;
     const body = await getValid(dbs.env, `/api/${endpoint}/${customer.slug}`, schema);
-    expect(body).toEqual({ success: true, data: EMPTY_METRICS[metric] });
+    // The valuation is read from the holdings and their closes, which are there already; with
+    // nothing realized, the total return is its unrealized P&L.
+    const { valuation } = expected.stats;
+    const data =
+      metric === "stats" ? { ...EMPTY_METRICS.stats, total_return: valuation.unrealized_pnl, valuation } : EMPTY_METRICS[metric];
+    expect(body).toEqual({ success: true, data });
     expect(EMPTY_METRICS).toEqual(computeMetrics([]));
   });
 

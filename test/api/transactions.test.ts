@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
-import { TransactionPage } from "../../src/schemas";
+import { DATE_MESSAGE, TransactionPage } from "../../src/schemas";
 import { apiClient, badRequest, checked, historyPage, NOT_FOUND } from "../support/api";
-import { MALFORMED_SLUGS, withInvestor } from "./fixture";
+import { BAD_DATES, EDGE_DATES, MALFORMED_SLUGS, withInvestor } from "./fixture";
 
 async function history(env: Env, slug: string, query: Record<string, string | string[]> = {}) {
   return checked(await apiClient(env).api.transactions[":slug"].$get({ param: { slug }, query }), TransactionPage);
@@ -170,6 +170,64 @@ describe("GET /api/transactions/:slug", () => {
           { path: "start_date", message: "must not be after end_date" },
         ],
       });
+    });
+  });
+
+  describe("dates from 0001-01-01 to 9999-12-31", () => {
+    it("answers any other date, year 0000 included, with 400 and the range in words, on either parameter", async () => {
+      const { env, customer } = await withInvestor();
+      for (const date of BAD_DATES) {
+        for (const path of ["start_date", "end_date"]) {
+          expect(await history(env, customer.slug, { [path]: date }), `${path}=${date}`).toEqual({
+            status: 400,
+            body: { success: false, error: "Bad Request", details: [{ path, message: DATE_MESSAGE }] },
+          });
+        }
+      }
+      expect(DATE_MESSAGE).toBe("must be a real date from 0001-01-01 to 9999-12-31, written YYYY-MM-DD");
+    });
+
+    it("accepts the edges of the range and filters with them", async () => {
+      const { env, customer, expected } = await withInvestor();
+      const { t1, t2, t3, t4, t5, t6 } = expected.trades;
+      const all = page([t6, t5, t4, t3, t2, t1], { total: 6 });
+      for (const date of EDGE_DATES) {
+        const before = date < "2024-01-05";
+        expect(await history(env, customer.slug, { start_date: date }), `start_date=${date}`).toEqual({
+          status: 200,
+          body: before ? all : page([], { total: 0 }),
+        });
+        expect(await history(env, customer.slug, { end_date: date }), `end_date=${date}`).toEqual({
+          status: 200,
+          body: before ? page([], { total: 0 }) : all,
+        });
+      }
+      expect(await history(env, customer.slug, { start_date: "0001-01-01", end_date: "9999-12-31" })).toEqual({
+        status: 200,
+        body: all,
+      });
+    });
+
+    it("compares trades of years below 1000 as those years in SQL, not as 19xx", async () => {
+      const { dbs, env, customer, expected } = await withInvestor();
+      const { t1, t2, t3, t4, t5, t6 } = expected.trades;
+      await dbs.target`update transactions set trade_date = '0001-01-01' where id = ${t1.id}`;
+      await dbs.target`update transactions set trade_date = '0099-12-31' where id = ${t2.id}`;
+      const early = { t1: { ...t1, trade_date: "0001-01-01" }, t2: { ...t2, trade_date: "0099-12-31" } };
+      const cases: Array<[Record<string, string>, unknown[]]> = [
+        [{ start_date: "0001-01-01", end_date: "0001-01-01" }, [early.t1]],
+        [{ start_date: "0001-01-02", end_date: "0999-12-31" }, [early.t2]],
+        [{ end_date: "0099-12-30" }, [early.t1]],
+        [{ start_date: "0100-01-01" }, [t6, t5, t4, t3]],
+        [{ start_date: "1999-12-31", end_date: "2000-01-01" }, []],
+        [{ start_date: "0001-01-01" }, [t6, t5, t4, t3, early.t2, early.t1]],
+      ];
+      for (const [query, trades] of cases) {
+        expect(await history(env, customer.slug, query), JSON.stringify(query)).toEqual({
+          status: 200,
+          body: page(trades, { total: trades.length }),
+        });
+      }
     });
   });
 

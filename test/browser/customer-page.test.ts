@@ -80,6 +80,11 @@ function knownBook() {
     avg_cost: "70000.5000",
     total_cost: "3500025.0000",
   });
+  // Closes: FPT's last live one values its holding (a later one was withdrawn); VNM has none.
+  book.price({ stock_code: "FPT", trade_date: "2024-09-27", close_price: "119800.0000" });
+  book.price({ stock_code: "FPT", trade_date: "2024-09-30", close_price: "121500.5500" });
+  book.price({ stock_code: "FPT", trade_date: "2024-10-01", close_price: "1.0000", deleted_at: "2024-10-02T00:00:00.000000Z" });
+  book.price({ stock_code: "HPG", trade_date: "2024-09-30", close_price: "26100.0000" });
   return { book, slug: customer.slug };
 }
 
@@ -183,9 +188,23 @@ describe("the customer's page in Chromium", () => {
       expect((await svg.boundingBox())!.height).toBeGreaterThan(100);
     }
 
+    // Each holding's close, its date, value and unrealized P&L, as the API has them.
+    const orEmpty = (x: number | string | null) => (x === null ? "" : String(x));
     expect(await rows(page, "holdings")).toEqual(
-      aggregate.portfolio.map((h: any) => [String(h.quantity), String(h.avg_cost), String(h.total_cost)]),
+      aggregate.portfolio.map((h: any) => [
+        String(h.quantity),
+        String(h.avg_cost),
+        String(h.total_cost),
+        ...(h.market_price === null ? [""] : [String(h.market_price), h.price_date]),
+        orEmpty(h.market_value),
+        orEmpty(h.unrealized_pnl),
+      ]),
     );
+    const valuation = aggregate.stats.valuation;
+    expect(valuation).toMatchObject({ as_of: "2024-09-30", priced_holdings: 1, unpriced_holdings: 1 });
+    for (const name of ["market_value", "unrealized_pnl", "priced_cost"] as const) {
+      expect({ name, ...shown[name] }).toEqual({ name, value: String(valuation[name]), text: vnd.format(valuation[name]) });
+    }
     const deal = (d: any) => [d.sell_date, String(d.realized_pnl), String(d.holding_days), String(d.quantity_sold)];
     expect(await rows(page, "top_wins")).toEqual(aggregate.analytics.top_wins.map(deal));
     expect(await rows(page, "top_losses")).toEqual(aggregate.analytics.top_losses.map(deal));
@@ -251,6 +270,8 @@ describe("the customer's page in Chromium", () => {
     await expect(vi.locator("html").getAttribute("lang")).resolves.toBe("en");
     await expect(vi.locator("#summary").textContent()).resolves.toBe("Realized profit and loss");
     expect((await figures(vi)).total_realized_pnl!.text).toBe(money("en-GB").format(s.total_realized_pnl));
+    await expect(vi.locator("#valuation").textContent()).resolves.toBe("Portfolio value");
+    expect((await figures(vi)).unrealized_pnl!.text).toBe(money("en-GB").format(aggregate.stats.valuation.unrealized_pnl));
     const date = await vi.locator('table[data-table="history"] tbody tr time').first().textContent();
     expect(date).toMatch(/^\d{1,2} [A-Z][a-z]{2,3} 2024$/);
 

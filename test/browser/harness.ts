@@ -9,7 +9,7 @@
  *   await stack.stop();                          // in afterAll
  */
 import { createSql } from "../../src/db/client";
-import { startLocalDbServer } from "../../scripts/local-db/server";
+import { startLocalDbServer } from "../../scripts/local-db";
 import { freePort, startWranglerDev } from "../../scripts/wrangler-dev";
 import { type Book, writeSource } from "../support/book";
 

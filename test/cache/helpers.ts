@@ -22,6 +22,16 @@ export class CacheClient extends Client {
     return { ...result, trips: target };
   }
 
+  /**
+   * GET `path`, expecting a 200 with this X-Cache (null: the cache stayed out of it) and this many
+   * target round trips; the path is part of what is compared, so a failure says which one.
+   */
+  async expectServed(path: string, cache: "HIT" | "MISS" | null, trips: number) {
+    const reply = await this.counted(path);
+    expect({ path, status: reply.status, cache: reply.cache, trips: reply.trips }).toEqual({ path, status: 200, cache, trips });
+    return reply;
+  }
+
   /** POST /api/sync with the admin key; expects it to succeed and returns the report. */
   async sync() {
     const reply = await this.postSync();

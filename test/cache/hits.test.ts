@@ -33,24 +33,9 @@ describe("a cached answer", () => {
     const { client, slug, accounts } = await withInvestor();
     const paths = pathsOf(CACHED, { slug, accountId: accounts.ssi.id });
     const misses = new Map<string, string>();
+    for (const path of paths) misses.set(path, (await client.expectServed(path, "MISS", 1)).text);
     for (const path of paths) {
-      const miss = await client.counted(path);
-      expect({ path, status: miss.status, cache: miss.cache, trips: miss.trips }).toEqual({
-        path,
-        status: 200,
-        cache: "MISS",
-        trips: 1,
-      });
-      misses.set(path, miss.text);
-    }
-    for (const path of paths) {
-      const hit = await client.counted(path);
-      expect({ path, status: hit.status, cache: hit.cache, trips: hit.trips }).toEqual({
-        path,
-        status: 200,
-        cache: "HIT",
-        trips: 0,
-      });
+      const hit = await client.expectServed(path, "HIT", 0);
       expect(hit.text, path).toBe(misses.get(path));
     }
     expect(new Set(misses.values()).size).toBe(paths.length);
@@ -122,15 +107,7 @@ describe("the cache key", () => {
       `${base}?type=buy&broker=SSI&stock_code=FPT&end_date=2024-12-31`,
       `${base}?type=buy`,
     ];
-    for (const path of different) {
-      const miss = await client.counted(path);
-      expect({ path, status: miss.status, cache: miss.cache, trips: miss.trips }).toEqual({
-        path,
-        status: 200,
-        cache: "MISS",
-        trips: 1,
-      });
-    }
+    for (const path of different) await client.expectServed(path, "MISS", 1);
     const sells = await client.get(different[0]!);
     expect(sells).toMatchObject({ cache: "HIT", body: { pagination: { total: 1 } } });
     expect(sells.body.data[0].type).toBe("sell");
@@ -195,14 +172,12 @@ describe("answers that are never cached", () => {
   it("nothing is cached with CACHE_TTL_SECONDS=0: every request is a database trip", async () => {
     const { client, slug, accounts } = await withInvestor({ CACHE_TTL_SECONDS: "0" });
     for (const path of pathsOf(CACHED, { slug, accountId: accounts.ssi.id })) {
-      const replies = [await client.counted(path), await client.counted(path), await client.counted(path)];
+      const replies = [
+        await client.expectServed(path, null, 1),
+        await client.expectServed(path, null, 1),
+        await client.expectServed(path, null, 1),
+      ];
       for (const reply of replies) {
-        expect({ path, status: reply.status, trips: reply.trips, cache: reply.cache }).toEqual({
-          path,
-          status: 200,
-          trips: 1,
-          cache: null,
-        });
         expect(reply.headers.get("Cache-Control")).toBe("private, no-store");
         expect(reply.headers.get("ETag")).toBeNull();
       }

@@ -4,9 +4,9 @@
  * configured, against a mock of the Cloudflare API. Other customers stay cached.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BROKERS_SCOPE, customerScope, entryKey, invalidate, versionKey } from "../../src/cache";
+import { BROKERS_SCOPE, customerScope, entryKey, invalidate, PRICES_SCOPE, versionKey } from "../../src/cache";
 import { getConfig } from "../../src/env";
-import { Book, twoCustomerBook, writeSource, writeTarget } from "../support/book";
+import { addTrade, Book, twoCustomerBook, writeSource, writeTarget } from "../support/book";
 import { cachedClient, withInvestor, type CacheClient } from "./helpers";
 
 const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
@@ -55,20 +55,6 @@ async function twoCustomersSynced(client: CacheClient) {
   return { a, b: a.other };
 }
 
-/** A new trade for the investor's SSI account, as the back office would add it. */
-async function newTradeFor(client: CacheClient, accountId: string) {
-  const more = new Book();
-  more.trade({
-    account_id: accountId,
-    trade_date: "2024-05-02",
-    type: "buy",
-    quantity: 10,
-    price: "95000",
-    updated_at: "2025-06-01T00:00:00Z",
-  });
-  await writeSource(client.dbs.source, more);
-}
-
 describe("a sync that changes a customer", () => {
   it("makes that customer's next requests MISSes with the new data, while another customer stays a HIT", async () => {
     const client = await cachedClient();
@@ -84,7 +70,7 @@ describe("a sync that changes a customer", () => {
     expect(before.get(aStats)!.body.data.transaction_count).toBe(3);
     expect(before.get(aBuys)!.body.pagination.total).toBe(2);
 
-    await newTradeFor(client, a.accounts.ssi.id);
+    await addTrade(client.dbs.source, a.accounts.ssi.id);
     expect(await client.sync()).toMatchObject({ synced_rows: 1, changed_customers: 1 });
 
     const stats = await client.counted(aStats);
@@ -131,7 +117,7 @@ describe("the global purge by Cache-Tag", () => {
     await client.get(`/api/stats/${a.customer.slug}`);
     await client.get(`/api/stats/${b.slug}`);
     purges.length = 0;
-    await newTradeFor(client, a.accounts.ssi.id);
+    await addTrade(client.dbs.source, a.accounts.ssi.id);
     await client.sync();
 
     expect(purges).toEqual([
@@ -150,10 +136,19 @@ describe("the global purge by Cache-Tag", () => {
 
   it("tags each stored answer with its customer, so the purge reaches it", async () => {
     const { client, slug } = await withInvestor();
-    await client.get(`/api/portfolio/${slug}`);
+    await client.get(`/api/customers/${slug}`);
     const version = await (await caches.default.match(versionKey(client.origin, customerScope(slug))))!.text();
-    const stored = await caches.default.match(entryKey(client.origin, version, `/api/portfolio/${slug}`));
+    const stored = await caches.default.match(entryKey(client.origin, version, `/api/customers/${slug}`));
     expect(stored!.headers.get("Cache-Tag")).toBe(`customer:${slug}`);
+  });
+
+  it("tags an answer carrying a valuation with its customer and the prices, and keys it by both versions", async () => {
+    const { client, slug } = await withInvestor();
+    await client.get(`/api/portfolio/${slug}`);
+    const version = async (scope: string) => (await caches.default.match(versionKey(client.origin, scope)))!.text();
+    const key = `${await version(customerScope(slug))}.${await version(PRICES_SCOPE)}`;
+    const stored = await caches.default.match(entryKey(client.origin, key, `/api/portfolio/${slug}`));
+    expect(stored!.headers.get("Cache-Tag")).toBe(`customer:${slug},prices`);
   });
 
   // One test per configuration: each runs two syncs, and four in one test outlasted its timeout
@@ -168,7 +163,7 @@ describe("the global purge by Cache-Tag", () => {
     const client = await cachedClient(overrides);
     const { a } = await twoCustomersSynced(client);
     await client.get(`/api/stats/${a.customer.slug}`);
-    await newTradeFor(client, a.accounts.ssi.id);
+    await addTrade(client.dbs.source, a.accounts.ssi.id);
     expect(await client.sync()).toMatchObject({ changed_customers: 1 });
     expect(await client.counted(`/api/stats/${a.customer.slug}`)).toMatchObject({ cache: "MISS" });
     expect(purges).toEqual([]);
@@ -180,7 +175,7 @@ describe("the global purge by Cache-Tag", () => {
     const client = await cachedClient({ CF_ZONE_ID: ZONE, CF_API_TOKEN: TOKEN });
     const { a } = await twoCustomersSynced(client);
     await client.get(`/api/stats/${a.customer.slug}`);
-    await newTradeFor(client, a.accounts.ssi.id);
+    await addTrade(client.dbs.source, a.accounts.ssi.id);
     expect(await client.sync()).toMatchObject({ changed_customers: 1 });
     expect(purges).toHaveLength(2);
     expect(await client.counted(`/api/stats/${a.customer.slug}`)).toMatchObject({ status: 200, cache: "MISS", trips: 1 });

@@ -4,7 +4,7 @@
  */
 import { getTableConfig } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
-import { generateDemoBook, generateDemoBookChunks, type DemoBook } from "../../scripts/demo/generate";
+import { generateDemoBook, generateDemoBookChunks, UNPRICED_TICKER, type DemoBook } from "../../scripts/demo/generate";
 import { isinFor, TICKERS, tickSize, tradingDays } from "../../scripts/demo/market";
 import { sourceTables } from "../../src/db/source";
 
@@ -61,6 +61,32 @@ describe("demo book", () => {
         .sort();
       for (const row of book[table as keyof DemoBook]) expect(Object.keys(row).sort()).toEqual(columns);
     }
+  });
+
+  it("keeps a year of daily closes for every ticker but one, on the trading days, at the market's ticks", () => {
+    const days = tradingDays("2021-01-04", "2025-12-31").slice(-250);
+    const byCode = new Map<string, DemoBook["stock_prices"]>();
+    for (const p of book.stock_prices) byCode.set(p.stock_code, [...(byCode.get(p.stock_code) ?? []), p]);
+    expect([...byCode.keys()].sort()).toEqual(
+      TICKERS.map((t) => t.code)
+        .filter((c) => c !== UNPRICED_TICKER)
+        .sort(),
+    );
+    for (const [code, closes] of byCode) {
+      const ticker = TICKERS.find((t) => t.code === code)!;
+      expect(
+        closes.map((p) => p.trade_date),
+        code,
+      ).toEqual(days);
+      for (const p of closes) {
+        const close = scaled(p.close_price);
+        expect(close).toBeGreaterThan(0n);
+        expect(close % BigInt(tickSize(Number(close / 10_000n), ticker.exchange) * 10_000)).toBe(0n);
+        expect(p.updated_at.slice(0, 10)).toBe(p.trade_date);
+      }
+    }
+    // So the demo shows valued and unpriced holdings alike.
+    expect(book.holdings.some((h) => byCode.has(h.stock_code))).toBe(true);
   });
 
   it("gives customers unguessable, distinct slugs", () => {

@@ -42,6 +42,27 @@ const amount = fc.oneof(
 );
 const small = fc.oneof(fc.constant(0n), fc.bigInt({ min: 0n, max: 10n ** 9n }), fc.constantFrom(1n, 50n, 150n, 5_000n));
 
+/** One trade of the holding, `d` days after day 0, amounts in 10^-4 đồng. */
+function row(
+  holding: { account_id: string; stock_code: string },
+  d: number,
+  type: "buy" | "sell",
+  quantity: number,
+  total: bigint,
+  costs: { fee?: bigint; tax?: bigint } = {},
+): Row {
+  return {
+    account_id: holding.account_id,
+    stock_code: holding.stock_code,
+    trade_date: dateOf(d),
+    type,
+    quantity,
+    total_value: units(total),
+    fee: units(costs.fee ?? 0n),
+    personal_tax: units(costs.tax ?? 0n),
+  };
+}
+
 const anyTrade: fc.Arbitrary<Row[]> = fc
   .record({
     account_id: account,
@@ -77,27 +98,9 @@ const equalParts: fc.Arbitrary<Row[]> = fc
     ),
   })
   .filter(({ parts, each }) => parts * each <= 2_147_483_647)
-  .map(({ account_id, stock_code, d, parts, each, cost, fee, price }) => [
-    {
-      account_id,
-      stock_code,
-      trade_date: dateOf(d),
-      type: "buy" as const,
-      quantity: parts * each,
-      total_value: units(cost),
-      fee: units(fee),
-      personal_tax: "0.0000",
-    },
-    ...Array.from({ length: parts }, (_, i) => ({
-      account_id,
-      stock_code,
-      trade_date: dateOf(d + 1 + i),
-      type: "sell" as const,
-      quantity: each,
-      total_value: units(price),
-      fee: "0.0000",
-      personal_tax: "0.0000",
-    })),
+  .map(({ d, parts, each, cost, fee, price, ...holding }) => [
+    row(holding, d, "buy", parts * each, cost, { fee }),
+    ...Array.from({ length: parts }, (_, i) => row(holding, d + 1 + i, "sell", each, price)),
   ]);
 
 /**
@@ -115,37 +118,10 @@ const splitLot: fc.Arbitrary<Row[]> = fc
     cost: fc.oneof(halfCent, amount),
     price: amount.map((n) => (n / 100n) * 100n),
   })
-  .map(({ account_id, stock_code, d, a, b, cost, price }) => [
-    {
-      account_id,
-      stock_code,
-      trade_date: dateOf(d),
-      type: "buy" as const,
-      quantity: a + b,
-      total_value: units(cost),
-      fee: "0.0000",
-      personal_tax: "0.0000",
-    },
-    {
-      account_id,
-      stock_code,
-      trade_date: dateOf(d + 1),
-      type: "sell" as const,
-      quantity: a,
-      total_value: units(price),
-      fee: "0.0000",
-      personal_tax: "0.0000",
-    },
-    {
-      account_id,
-      stock_code,
-      trade_date: dateOf(d + 2),
-      type: "sell" as const,
-      quantity: b,
-      total_value: units(price),
-      fee: "0.0000",
-      personal_tax: "0.0000",
-    },
+  .map(({ d, a, b, cost, price, ...holding }) => [
+    row(holding, d, "buy", a + b, cost),
+    row(holding, d + 1, "sell", a, price),
+    row(holding, d + 2, "sell", b, price),
   ]);
 
 /** A buy and a sell whose net proceeds equal the lot's cost exactly: a break-even. */
@@ -160,27 +136,9 @@ const breakEven: fc.Arbitrary<Row[]> = fc
     sellFee: small,
     tax: small,
   })
-  .map(({ account_id, stock_code, d, q, cost, fee, sellFee, tax }) => [
-    {
-      account_id,
-      stock_code,
-      trade_date: dateOf(d),
-      type: "buy" as const,
-      quantity: q,
-      total_value: units(cost),
-      fee: units(fee),
-      personal_tax: "0.0000",
-    },
-    {
-      account_id,
-      stock_code,
-      trade_date: dateOf(d + 5),
-      type: "sell" as const,
-      quantity: q,
-      total_value: units(cost + fee + sellFee + tax),
-      fee: units(sellFee),
-      personal_tax: units(tax),
-    },
+  .map(({ d, q, cost, fee, sellFee, tax, ...holding }) => [
+    row(holding, d, "buy", q, cost, { fee }),
+    row(holding, d + 5, "sell", q, cost + fee + sellFee + tax, { fee: sellFee, tax }),
   ]);
 
 /** Identical round trips: many deals with one pnl. */
@@ -192,28 +150,10 @@ const equalDeals: fc.Arbitrary<Row[]> = fc
     sell: fc.constantFrom(1_100n, 900n, 10_000_000n, 10_001n),
   })
   .map(({ n, q, buy, sell }) =>
-    Array.from({ length: n }, (_, i) => [
-      {
-        account_id: i % 2 ? ACCOUNT_A : ACCOUNT_B,
-        stock_code: `E${i % 3}`,
-        trade_date: dateOf(i),
-        type: "buy" as const,
-        quantity: q,
-        total_value: units(buy * 10_000n),
-        fee: "0.0000",
-        personal_tax: "0.0000",
-      },
-      {
-        account_id: i % 2 ? ACCOUNT_A : ACCOUNT_B,
-        stock_code: `E${i % 3}`,
-        trade_date: dateOf(i + 10),
-        type: "sell" as const,
-        quantity: q,
-        total_value: units(sell * 10_000n),
-        fee: "0.0000",
-        personal_tax: "0.0000",
-      },
-    ]).flat(),
+    Array.from({ length: n }, (_, i) => {
+      const holding = { account_id: i % 2 ? ACCOUNT_A : ACCOUNT_B, stock_code: `E${i % 3}` };
+      return [row(holding, i, "buy", q, buy * 10_000n), row(holding, i + 10, "sell", q, sell * 10_000n)];
+    }).flat(),
   );
 
 const withIds = (groups: Row[][]): TradeInput[] => groups.flat().map((t, i) => ({ ...t, id: tradeId(i + 1) }));

@@ -77,7 +77,7 @@ describe("share credits in FIFO (DESIGN §6.1)", () => {
       unmatched_sell_quantity: 0,
     });
     expect(analytics.top_wins[0]).toMatchObject({ holding_days: 2, quantity_sold: 150 });
-    expect(stats.realized_pnl_average_cost).toBe(500000);
+    expect(stats.realized_pnl_average_cost).toEqual(500000);
   });
 
   it("come before the trades of their ex-date, and a partly sold lot keeps the cost of what is left", () => {
@@ -92,8 +92,8 @@ describe("share credits in FIFO (DESIGN §6.1)", () => {
     expect(analytics.top_wins.map((d) => d.realized_pnl)).toEqual([2333.33, 666.67]);
     expect(analytics.summary.unmatched_sell_quantity).toBe(0);
     // Exactly 3,000 in all, by either rule: every share bought or credited was sold.
-    expect(stats.realized_pnl).toBe(3000);
-    expect(stats.realized_pnl_average_cost).toBe(3000);
+    expect(stats.realized_pnl).toEqual(3000);
+    expect(stats.realized_pnl_average_cost).toEqual(3000);
   });
 
   it("of one date apply by id, each over the lots the one before left", () => {
@@ -124,13 +124,13 @@ describe("realized P&L by average cost (DESIGN §6.1)", () => {
     ];
     const { stats } = computeMetrics(trades);
     // FIFO: 2,493,750 - 1,001,500 = 1,492,250, then 2,000,000 - 2,003,000 = -3,000.
-    expect(stats.realized_pnl).toBe(1489250);
+    expect(stats.realized_pnl).toEqual(1489250);
     // Average: 200 shares for 3,004,500; the first sell takes half, 1,502,250: +991,500;
     // the second matches the 100 left, 1,502,250: +497,750. Together 1,489,250, as FIFO.
-    expect(stats.realized_pnl_average_cost).toBe(1489250);
+    expect(stats.realized_pnl_average_cost).toEqual(1489250);
     const partly = computeMetrics(trades.slice(0, 3)).stats;
-    expect(partly.realized_pnl).toBe(1492250);
-    expect(partly.realized_pnl_average_cost).toBe(991500);
+    expect(partly.realized_pnl).toEqual(1492250);
+    expect(partly.realized_pnl_average_cost).toEqual(991500);
   });
 });
 
@@ -149,11 +149,11 @@ describe("cash dividends and total return (DESIGN §6.1)", () => {
     const { stats, analytics } = computeMetrics(trades, [], cash);
     expect(stats.dividends).toEqual({ count: 2, gross: 300.01, tax: 15, net: 285.01 });
     // Never trading P&L, fees or tax.
-    expect(stats.realized_pnl).toBe(666.67);
-    expect(stats.total_tax).toBe(0);
-    expect(analytics.summary.total_fee_tax).toBe(0);
+    expect(stats.realized_pnl).toEqual(666.67);
+    expect(stats.total_tax).toEqual(0);
+    expect(analytics.summary.total_fee_tax).toEqual(0);
     // 666.666… + 285.005 = 951.671…, rounded once: 951.67 (the rounded parts add to 951.68).
-    expect(stats.realized_pnl_average_cost).toBe(666.67);
-    expect(stats.total_return).toBe(951.67);
+    expect(stats.realized_pnl_average_cost).toEqual(666.67);
+    expect(stats.total_return).toEqual(951.67);
   });
 });

@@ -88,10 +88,10 @@ describe("exact P&L where a fixed scale goes wrong", () => {
     // 0.3333 - 0.9850/3 = 0.0049666… and 0.6667 - 2 x 0.9850/3 = 0.0100333…, together 0.015.
     const trades = [buy("2024-01-02", 3, "0.9850"), sell("2024-01-03", 1, "0.3333"), sell("2024-01-04", 2, "0.6667")];
     const { stats, analytics } = computeMetrics(trades);
-    expect(stats.realized_pnl).toBe(0.02);
-    expect(analytics.summary.total_realized_pnl).toBe(0.02);
+    expect(stats.realized_pnl.text).toBe("0.02");
+    expect(analytics.summary.total_realized_pnl.text).toBe("0.02");
     expect(analytics.summary.monthly_realized_pnl).toEqual({ "2024-01": 0.02 });
-    expect(analytics.summary.avg_win_pnl).toBe(0.01); // 0.015 / 2 = 0.0075 -> 0.01
+    expect(analytics.summary.avg_win_pnl.text).toBe("0.01"); // 0.015 / 2 = 0.0075 -> 0.01
     expect(analytics.top_wins.map((d) => d.realized_pnl)).toEqual([0.01, 0]); // 0.01003…, 0.00496…
   });
 
@@ -101,7 +101,7 @@ describe("exact P&L where a fixed scale goes wrong", () => {
     // -0.015 x 3600/3601, neither held exactly by the fixed scale (3601 = 13 x 277), sum -0.015.
     const trades = [buy("2023-01-01", 3601, "0.0150"), sell("2023-01-02", 1, "0.0000"), sell("2023-01-03", 3600, "0.0000")];
     const { stats, analytics } = computeMetrics(trades);
-    expect(stats.realized_pnl).toBe(-0.02);
+    expect(stats.realized_pnl.text).toBe("-0.02");
     expect(analytics.summary.monthly_realized_pnl).toEqual({ "2023-01": -0.02 });
     // Merging the holding's partial cannot decide -0.015 from the fixed scale: it says so.
     expect(mergePartials([holdingPartial(trades)])).toBeNull();

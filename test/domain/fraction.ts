@@ -2,6 +2,8 @@
  * Plain exact fractions for the reference implementation: always reduced, denominator > 0.
  * Written for clarity, not speed.
  */
+import { Decimal } from "../../src/domain/decimal";
+
 export class Fraction {
   readonly num: bigint;
   readonly den: bigint;
@@ -39,15 +41,24 @@ export class Fraction {
 
   /** The JSON number of this value rounded half away from zero to `places` decimals. */
   toRoundedNumber(places: number): number {
+    return Number(this.toRoundedText(places));
+  }
+
+  /** Rounded as toRoundedNumber, kept exact: what the API must write. */
+  toRoundedDecimal(places: number): Decimal {
+    return Decimal.parse(this.toRoundedText(places));
+  }
+
+  private toRoundedText(places: number): string {
     const scaled = this.num * 10n ** BigInt(places);
     const abs = scaled < 0n ? -scaled : scaled;
     let q = abs / this.den;
     if (2n * (abs - q * this.den) >= this.den) q += 1n; // half away from zero
-    if (q === 0n) return 0;
+    if (q === 0n) return "0";
     const digits = q.toString().padStart(places + 1, "0");
     const cut = digits.length - places;
     const text = places === 0 ? digits : `${digits.slice(0, cut)}.${digits.slice(cut)}`;
-    return Number((scaled < 0n ? "-" : "") + text);
+    return (scaled < 0n ? "-" : "") + text;
   }
 }
 

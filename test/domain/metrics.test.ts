@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type CustomerMetrics, computeMetrics } from "../../src/domain";
 import { EMPTY_METRICS } from "../../src/domain/empty";
+import type { Wire } from "../support/decimal";
 import { ACCOUNT_A, ACCOUNT_B, tradeFactory } from "./trades";
 
 describe("computeMetrics", () => {
@@ -15,7 +16,7 @@ describe("computeMetrics", () => {
     // 32,548,750. Net proceeds 36,000,000 - 54,000 - 36,000 = 35,910,000; pnl 3,361,250.
     // Days: Jan 2 to Mar 1 = 59, Feb 1 to Mar 1 = 29 (2024 is a leap year);
     // (1000*59 + 500*29) / 1500 = 49. Fees and tax: 30,000 + 37,500 + 54,000 + 36,000 = 157,500.
-    const expected: CustomerMetrics = {
+    const expected: Wire<CustomerMetrics> = {
       stats: {
         total_buy_value: 45000000,
         total_sell_value: 36000000,
@@ -85,7 +86,7 @@ describe("computeMetrics", () => {
       buy("2024-04-10", 100, "9500000.0000", { ...a, stock_code: "FPT", fee: "14250.2500" }),
       sell("2024-05-02", 100, "9400000.0000", { ...a, stock_code: "FPT", fee: "14100.1250", personal_tax: "9400.0000" }),
     ];
-    const expected: CustomerMetrics = {
+    const expected: Wire<CustomerMetrics> = {
       stats: {
         total_buy_value: 68700000, // 25,000,000 + 13,000,000 + 7,800,000 + 13,400,000 + 9,500,000
         total_sell_value: 76030000, // 33,600,000 + 11,500,000 + 7,830,000 + 6,800,000 + 6,900,000 + 9,400,000
@@ -134,7 +135,7 @@ describe("computeMetrics", () => {
   });
 
   it("returns zeros, nulls and empty lists for no trades", () => {
-    const expected: CustomerMetrics = {
+    const expected: Wire<CustomerMetrics> = {
       stats: {
         total_buy_value: 0,
         total_sell_value: 0,
@@ -232,15 +233,15 @@ describe("computeMetrics", () => {
       sell("2024-01-10", 1, "10.0000", { personal_tax: "0.0050" }),
     ];
     const { stats, analytics } = computeMetrics(trades);
-    expect(analytics.summary.total_fee_tax).toBe(1.11);
-    expect(stats.total_sell_fee).toBe(1);
-    expect(stats.total_tax).toBe(0.01); // 0.005 rounds half away from zero
+    expect(analytics.summary.total_fee_tax.text).toBe("1.11");
+    expect(stats.total_sell_fee.text).toBe("1");
+    expect(stats.total_tax.text).toBe("0.01"); // 0.005 rounds half away from zero
   });
 
   it("shows 0.1 + 0.2 đồng of fees as exactly 0.3", () => {
     const { buy, sell } = tradeFactory();
     const trades = [buy("2024-01-02", 1, "10.0000", { fee: "0.1000" }), sell("2024-01-03", 1, "10.0000", { fee: "0.2000" })];
-    expect(computeMetrics(trades).analytics.summary.total_fee_tax).toBe(0.3);
+    expect(computeMetrics(trades).analytics.summary.total_fee_tax.text).toBe("0.3");
   });
 
   it("rounds a negative pnl of -1.005 to -1.01 and a tiny loss to 0, never -0", () => {
@@ -253,11 +254,11 @@ describe("computeMetrics", () => {
     ];
     const { stats, analytics } = computeMetrics(trades);
     // Total -1.009 → -1.01; mean -1.009 / 2 = -0.5045 → -0.50.
-    expect(stats.realized_pnl).toBe(-1.01);
+    expect(stats.realized_pnl.text).toBe("-1.01");
     expect(analytics.summary.loss_deals).toBe(2);
-    expect(analytics.summary.avg_loss_pnl).toBe(-0.5);
+    expect(analytics.summary.avg_loss_pnl.text).toBe("-0.5");
     expect(analytics.top_losses.map((d) => d.realized_pnl)).toEqual([-1.01, 0]);
-    expect(Object.is(analytics.top_losses[1]?.realized_pnl, 0)).toBe(true);
+    expect(analytics.top_losses[1]?.realized_pnl.text).toBe("0");
   });
 
   it("ranks top lists on exact pnl, then newest sell, then stock code, five at most", () => {

@@ -4,6 +4,7 @@
  * be checked against it on any book.
  */
 import type { CreditInput, CustomerMetrics, Deal, DividendInput, TradeInput } from "../../src/domain";
+import { Decimal } from "../../src/domain/decimal";
 import { Fraction, money } from "./fraction";
 
 export interface ReferenceDeal {
@@ -158,7 +159,7 @@ export function referenceMetrics(
   const sum = (values: Fraction[]) => values.reduce((a, b) => a.add(b), ZERO);
   const mean = (values: Fraction[]) => (values.length === 0 ? ZERO : sum(values).div(new Fraction(BigInt(values.length))));
   const total = (pick: (t: TradeInput) => string, keep: (t: TradeInput) => boolean) =>
-    sum(trades.filter(keep).map((t) => money(pick(t)))).toRoundedNumber(2);
+    sum(trades.filter(keep).map((t) => money(pick(t)))).toRoundedDecimal(2);
   const all = () => true;
   const buys = (t: TradeInput) => t.type === "buy";
   const sells = (t: TradeInput) => t.type === "sell";
@@ -167,7 +168,7 @@ export function referenceMetrics(
   const losses = deals.filter((d) => d.pnl.sign() < 0);
   const winSum = sum(wins.map((d) => d.pnl));
   const lossSum = sum(losses.map((d) => d.pnl));
-  const realized = sum(deals.map((d) => d.pnl)).toRoundedNumber(2);
+  const realized = sum(deals.map((d) => d.pnl)).toRoundedDecimal(2);
   const dates = trades.map((t) => t.trade_date).sort();
   const monthsOf = (list: string[]) => [...new Set(list.map((d) => d.slice(0, 7)))].sort();
 
@@ -179,7 +180,7 @@ export function referenceMetrics(
   const shown = (d: ReferenceDeal): Deal => ({
     stock_code: d.sell.stock_code,
     sell_date: d.sell.trade_date,
-    realized_pnl: d.pnl.toRoundedNumber(2),
+    realized_pnl: d.pnl.toRoundedDecimal(2),
     holding_days: d.days.toRoundedNumber(0),
     quantity_sold: d.matched,
   });
@@ -192,17 +193,17 @@ export function referenceMetrics(
       total_sell_fee: total((t) => t.fee, sells),
       total_tax: total((t) => t.personal_tax, all),
       realized_pnl: realized,
-      realized_pnl_average_cost: averageCost.toRoundedNumber(2),
+      realized_pnl_average_cost: averageCost.toRoundedDecimal(2),
       transaction_count: trades.length,
       date_range: { from: dates[0] ?? null, to: dates[dates.length - 1] ?? null },
       dividends: {
         count: dividends.length,
-        gross: gross.toRoundedNumber(2),
-        tax: tax.toRoundedNumber(2),
-        net: gross.sub(tax).toRoundedNumber(2),
+        gross: gross.toRoundedDecimal(2),
+        tax: tax.toRoundedDecimal(2),
+        net: gross.sub(tax).toRoundedDecimal(2),
       },
-      // No valuation yet: its unrealized P&L counts as 0.
-      total_return: averageCost.add(gross).sub(tax).toRoundedNumber(2),
+      // The stored figure, without the valuation's unrealized P&L (added as read).
+      total_return: averageCost.add(gross).sub(tax).toRoundedDecimal(2),
     },
     analytics: {
       summary: {
@@ -210,21 +211,25 @@ export function referenceMetrics(
         win_deals: wins.length,
         loss_deals: losses.length,
         win_rate: deals.length === 0 ? 0 : new Fraction(BigInt(wins.length), BigInt(deals.length)).toRoundedNumber(4),
-        avg_win_pnl: mean(wins.map((d) => d.pnl)).toRoundedNumber(2),
-        avg_loss_pnl: mean(losses.map((d) => d.pnl)).toRoundedNumber(2),
+        avg_win_pnl: mean(wins.map((d) => d.pnl)).toRoundedDecimal(2),
+        avg_loss_pnl: mean(losses.map((d) => d.pnl)).toRoundedDecimal(2),
         profit_factor:
-          wins.length === 0 ? 0 : losses.length === 0 ? null : winSum.div(lossSum).mul(new Fraction(-1n)).toRoundedNumber(4),
+          wins.length === 0
+            ? Decimal.ZERO
+            : losses.length === 0
+              ? null
+              : winSum.div(lossSum).mul(new Fraction(-1n)).toRoundedDecimal(4),
         avg_holding_days_win: mean(wins.map((d) => d.days)).toRoundedNumber(2),
         avg_holding_days_loss: mean(losses.map((d) => d.days)).toRoundedNumber(2),
         total_realized_pnl: realized,
-        total_fee_tax: sum(trades.flatMap((t) => [money(t.fee), money(t.personal_tax)])).toRoundedNumber(2),
+        total_fee_tax: sum(trades.flatMap((t) => [money(t.fee), money(t.personal_tax)])).toRoundedDecimal(2),
         monthly_trade_counts: Object.fromEntries(
           monthsOf(dates).map((m) => [m, trades.filter((t) => t.trade_date.startsWith(m)).length]),
         ),
         monthly_realized_pnl: Object.fromEntries(
           monthsOf(deals.map((d) => d.sell.trade_date)).map((m) => [
             m,
-            sum(deals.filter((d) => d.sell.trade_date.startsWith(m)).map((d) => d.pnl)).toRoundedNumber(2),
+            sum(deals.filter((d) => d.sell.trade_date.startsWith(m)).map((d) => d.pnl)).toRoundedDecimal(2),
           ]),
         ),
         unmatched_sell_quantity: unmatched,

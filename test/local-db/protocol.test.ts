@@ -114,7 +114,7 @@ describe("batches", () => {
     const { status, body } = await rawSql(
       name,
       { queries: [{ query: "select 1 as one" }, { query: "select 2 as two", arrayMode: false }] },
-      { "Neon-Array-Mode": "true", "Neon-Raw-Text-Output": "true" },
+      { "Neon-Array-Mode": "true" },
     );
     expect(status).toBe(200);
     expect(body.results.map((r: { rows: unknown[]; rowAsArray: boolean }) => [r.rows, r.rowAsArray])).toStrictEqual([

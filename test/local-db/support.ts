@@ -23,12 +23,15 @@ export interface RawAnswer {
   body: any;
 }
 
-/** `POST /sql` without the driver; a string body is sent as it is. */
+/**
+ * `POST /sql` without the driver; a string body is sent as it is. Raw text output is asked for,
+ * as the driver always does, unless `headers` says otherwise.
+ */
 export async function rawSql(database: string, body: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
   return answer(
     await fetch(`${localDbUrl()}/sql`, {
       method: "POST",
-      headers: { "Neon-Connection-String": connectionString(database), ...headers },
+      headers: { "Neon-Connection-String": connectionString(database), "Neon-Raw-Text-Output": "true", ...headers },
       body: typeof body === "string" ? body : JSON.stringify(body),
     }),
   );

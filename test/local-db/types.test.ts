@@ -3,7 +3,7 @@
  * the raw answer underneath (Postgres's text output and the RowDescription fields).
  */
 import { describe, expect, it } from "vitest";
-import { BROKER_ID, freshSql, insertBroker, rawSql } from "./support";
+import { BROKER_ID, connectionString, freshSql, insertBroker, rawSql, request } from "./support";
 
 const TYPES_QUERY = `select $1::numeric(20,4) as num, $2::date as d, $3::timestamptz as ts, $4::timestamp as local_ts,
   $5::uuid as id, $6::int8 as big, $7::int4[] as ints, $8::text[] as texts, $9::jsonb as doc, null::text as nothing,
@@ -67,7 +67,7 @@ describe("types through the local database server", () => {
           "\\xdead",
         ],
       },
-      { "Neon-Raw-Text-Output": "true", "Neon-Array-Mode": "true" },
+      { "Neon-Array-Mode": "true" },
     );
     expect(status).toBe(200);
     const computed = (name: string, dataTypeID: number, dataTypeSize: number, dataTypeModifier = -1) => ({
@@ -126,11 +126,7 @@ describe("types through the local database server", () => {
     const { name, sql } = freshSql();
     await insertBroker(sql);
     const [{ oid }] = (await sql`select 'brokers'::regclass::oid::int as oid`) as [{ oid: number }];
-    const { status, body } = await rawSql(
-      name,
-      { query: "select code, source_updated_at, upper(name) as loud from brokers" },
-      { "Neon-Raw-Text-Output": "true" },
-    );
+    const { status, body } = await rawSql(name, { query: "select code, source_updated_at, upper(name) as loud from brokers" });
     expect(status).toBe(200);
     expect(body).toStrictEqual({
       command: "SELECT",
@@ -154,17 +150,21 @@ describe("types through the local database server", () => {
     });
   });
 
-  it("become JSON values as Neon converts them when raw text is not asked for", async () => {
+  it("are only served as Postgres's text, the one mode the driver asks for", async () => {
     const { name } = freshSql();
-    const { status, body } = await rawSql(name, {
-      query: `select true as b, 7 as i, '{1,NULL}'::int[] as a, '{"x":1}'::jsonb as j, 5::int8 as big,
-        'NaN'::float8 as nan, 2.5::numeric as n, '2024-01-02'::date as d`,
+    const absent = await request("/sql", {
+      method: "POST",
+      headers: { "Neon-Connection-String": connectionString(name) },
+      body: JSON.stringify({ query: "select 1 as one" }),
     });
-    expect(status).toBe(200);
-    expect(body.rows).toStrictEqual([
-      { b: true, i: 7, a: [1, null], j: { x: 1 }, big: "5", nan: "NaN", n: "2.5", d: "2024-01-02" },
-    ]);
-    expect(body.rowAsArray).toBe(false);
+    expect(absent.status).toBe(400);
+    for (const raw of ["false", "TRUE"]) {
+      const { status, body } = await rawSql(name, { query: "select 1 as one" }, { "Neon-Raw-Text-Output": raw });
+      expect({ status, body }, raw).toStrictEqual({
+        status: 400,
+        body: { message: "only Neon-Raw-Text-Output: true is served, as @neondatabase/serverless sends it" },
+      });
+    }
   });
 
   it("answer a statement without rows with its command and row count", async () => {

@@ -40,13 +40,21 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("says who answers it and where: contact, license, and the origin it was served from", async () => {
+  it("says where it is served and under what licence, with no placeholder contact", async () => {
     const document = await openApiDocument("https://investments.example.org");
     expect(document.servers).toEqual([
-      { url: "https://investments.example.org", description: "The origin this document was served from" },
+      { url: "https://investments.example.org", description: "The origin this document was served from", "x-internal": false },
     ]);
-    expect(document.info.contact).toMatchObject({ name: expect.any(String), email: expect.stringContaining("@") });
-    expect(document.info.license).toMatchObject({ name: expect.any(String) });
+    expect(document.info.contact).toBeUndefined();
+    expect(document.info.license).toEqual({ name: "Proprietary" });
+  });
+
+  it("names no schema after a built-in type that generated clients would hide", async () => {
+    const document = await openApiDocument();
+    const names = Object.keys(document.components?.schemas ?? {});
+    expect(names).toContain("ErrorResponse");
+    const builtIns = ["Error", "Date", "Object", "Array", "String", "Number", "Boolean", "Map", "Set", "Record", "Response"];
+    expect(names.filter((name) => builtIns.includes(name))).toEqual([]);
   });
 
   it("asks for X-Admin-Key through an apiKey security scheme on the admin routes, and only there", async () => {
@@ -103,6 +111,25 @@ describe("the OpenAPI document", () => {
         expect(headers.sort(), where).toEqual(expected.sort());
         expect(response.headers?.["X-Request-Id"]?.required, where).toBe(true);
         if (status === "429") expect(response.headers?.["Retry-After"]?.required, where).toBe(true);
+      }
+    }
+  });
+
+  it("describes the dates the history takes: format date, the range in words and in a pattern", async () => {
+    const document = await openApiDocument();
+    for (const path of ["/api/transactions/{slug}", "/api/transactions/{slug}/{accountId}"]) {
+      const parameters = document.paths[path]!.get!.parameters as unknown as Array<{
+        name: string;
+        schema: { type: string; format: string; pattern: string; description: string };
+      }>;
+      for (const name of ["start_date", "end_date"]) {
+        const schema = parameters.find((p) => p.name === name)!.schema;
+        expect({ type: schema.type, format: schema.format }, `${path} ${name}`).toEqual({ type: "string", format: "date" });
+        expect(schema.description, `${path} ${name}`).toContain("from 0001-01-01 to 9999-12-31");
+        const pattern = new RegExp(schema.pattern);
+        for (const date of ["0001-01-01", "0099-12-31", "2024-02-29", "9999-12-31"]) expect(pattern.test(date), date).toBe(true);
+        for (const date of ["0000-01-01", "10000-01-01", "2024-13-01", "2024-01-32", "2024-1-05"])
+          expect(pattern.test(date), date).toBe(false);
       }
     }
   });

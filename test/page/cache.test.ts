@@ -4,9 +4,9 @@
  * changes the customer makes the page fresh.
  */
 import { describe, expect, it } from "vitest";
-import { Book, investorBook, writeSource } from "../support/book";
+import { addTrade, Book, investorBook, writeSource } from "../support/book";
 import { cachedClient, withInvestor } from "../cache/helpers";
-import { historyIds, tableRows } from "./html";
+import { figure, historyIds, tableRows } from "./html";
 
 describe("the customer's page in the edge cache", () => {
   it("is a MISS with one round trip, then a HIT with none, the same body and the page's own headers", async () => {
@@ -85,24 +85,38 @@ describe("the customer's page in the edge cache", () => {
     expect(await client.counted(page)).toMatchObject({ cache: "HIT", trips: 0 });
     expect(historyIds(before.text)).toHaveLength(3);
 
-    const more = new Book();
-    more.trade({
-      account_id: investor.accounts.ssi.id,
-      trade_date: "2024-05-02",
-      type: "buy",
-      quantity: 10,
-      price: "95000",
-      updated_at: "2025-06-01T00:00:00Z",
-    });
-    await writeSource(client.dbs.source, more);
+    const added = await addTrade(client.dbs.source, investor.accounts.ssi.id);
     expect(await client.sync()).toMatchObject({ changed_customers: 1 });
 
     const after = await client.counted(page);
     expect(after).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
-    expect(historyIds(after.text)).toEqual([more.transactions[0]!.id, ...historyIds(before.text)]);
+    expect(historyIds(after.text)).toEqual([added.id, ...historyIds(before.text)]);
     expect(tableRows(before.text, "monthly_trade_counts").flat()).toEqual(["1", "1", "1"]);
     expect(tableRows(after.text, "monthly_trade_counts").flat()).toEqual(["1", "1", "1", "0", "1"]);
     expect(await client.counted(api)).toMatchObject({ cache: "MISS", trips: 1 });
     expect(await client.counted(page)).toMatchObject({ cache: "HIT", trips: 0 });
+  });
+
+  it("shows a new close after the sync that brings it: the page carries a valuation", async () => {
+    const client = await cachedClient();
+    const investor = investorBook();
+    investor.book.price({ stock_code: "FPT", trade_date: "2024-06-27", close_price: "120000.5000" });
+    await writeSource(client.dbs.source, investor.book);
+    await client.sync();
+    const page = `/c/${investor.slug}`;
+    const before = await client.counted(page);
+    expect(before).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    expect(figure(before.text, "market_value").value).toBe("12000050");
+    expect(await client.counted(page)).toMatchObject({ cache: "HIT", trips: 0 });
+
+    const more = new Book();
+    more.price({ stock_code: "FPT", trade_date: "2024-06-28", close_price: "125000.2500", updated_at: "2025-06-01T00:00:00Z" });
+    await writeSource(client.dbs.source, more);
+    expect(await client.sync()).toMatchObject({ prices_changed: 1, changed_customers: 0 });
+
+    const after = await client.counted(page);
+    expect(after).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    expect(figure(after.text, "market_value").value).toBe("12500025");
+    expect(after.text).toContain('<time datetime="2024-06-28">28/06/2024</time>');
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { STYLESHEET } from "../../src/page/styles";
 import { setFault } from "../support/databases";
-import { MALFORMED_SLUGS, withInvestor } from "../api/fixture";
+import { BAD_DATES, EDGE_DATES, MALFORMED_SLUGS, withInvestor } from "../api/fixture";
 import { figure, getPage, historyIds, relLink, tableRows } from "./html";
 
 async function sha256(text: string): Promise<string> {
@@ -28,6 +28,7 @@ describe("GET /c/:slug", () => {
       "Trần Văn Minh",
       "Nguyễn Thị Lan",
       'id="accounts"',
+      'id="valuation"',
       'id="summary"',
       'id="pnl-chart-heading"',
       'id="trades-chart-heading"',
@@ -63,10 +64,31 @@ describe("GET /c/:slug", () => {
     );
     expect(html).toContain(`<desc id="pnl-chart-desc">Từ 01/2024 đến 03/2024, lãi/lỗ lũy kế đạt 783.738${NBSP}₫`);
 
+    // Each holding's close, its date, value and unrealized P&L; an unpriced one says so with empty values.
+    const shown = (x: number | string | null) => (x === null ? "" : String(x));
     expect(tableRows(html, "holdings")).toEqual(
-      expected.portfolio.map((h) => [String(h.quantity), String(h.avg_cost), String(h.total_cost)]),
+      expected.portfolio.map((h) => [
+        String(h.quantity),
+        String(h.avg_cost),
+        String(h.total_cost),
+        ...(h.market_price === null ? [""] : [shown(h.market_price), shown(h.price_date)]),
+        shown(h.market_value),
+        shown(h.unrealized_pnl),
+      ]),
     );
     expect(html).toContain(`<data value="33268111.42">33.268.111,42${NBSP}₫</data>`); // the total cost of all holdings
+    expect(html).toContain(`<data value="120500.5555">120.500,5555${NBSP}₫</data>`); // a close keeps its 4 decimals
+    expect(html).toContain(`<data value="">Chưa có giá</data>`);
+    // Allocation by market value: 24,100,111.10 of 24,100,111.10 + 12,050,055.55 + 3,500,025 (VNM, by cost).
+    expect(html).toContain("60,78%");
+    expect(html).toContain("8,83%<small> (theo giá vốn)</small>");
+
+    const value = expected.stats.valuation;
+    expect(figure(html, "market_value")).toEqual({ value: String(value.market_value), text: `36.150.166,65${NBSP}₫` });
+    expect(figure(html, "unrealized_pnl")).toEqual({ value: String(value.unrealized_pnl), text: `6.382.080,23${NBSP}₫` });
+    expect(figure(html, "priced_cost")).toEqual({ value: String(value.priced_cost), text: `29.768.086,42${NBSP}₫` });
+    expect(html).toContain('Theo giá đóng cửa ngày <time datetime="2024-06-28">28/06/2024</time>');
+    expect(html).toContain("1 khoản chưa có giá");
     expect(tableRows(html, "top_wins")).toEqual([["2024-02-10", "988685", "36", "100"]]);
     expect(tableRows(html, "top_losses")).toEqual([["2024-03-01", "-204947", "56", "200"]]);
 
@@ -104,12 +126,20 @@ describe("GET /c/:slug", () => {
         header: lang,
       });
       expect(page.headers.get("Vary")).toContain("Accept-Language");
+      // Detected from the request alone: a page cached per language must not set or read a cookie.
+      expect(page.headers.get("Set-Cookie")).toBeNull();
     }
+    const withCookie = await getPage(env, `/c/${customer.slug}`, { Cookie: "language=en" });
+    expect(/<html lang="(\w+)">/.exec(withCookie.html)?.[1]).toBe("vi");
     const { html } = await getPage(env, `/c/${customer.slug}?lang=en`);
     expect(html).toContain("<title>Trần Văn Minh&#39;s portfolio</title>");
     expect(figure(html, "total_realized_pnl").text).toBe("₫783,738");
     expect(figure(html, "total_fee_tax").text).toBe("₫16,330.25");
     expect(html).toContain('<time datetime="2024-02-20">20 Feb 2024</time>');
+    expect(figure(html, "unrealized_pnl").text).toBe("₫6,382,080.23");
+    expect(html).toContain('At the close of <time datetime="2024-06-28">28 Jun 2024</time>');
+    expect(html).toContain('<h2 id="valuation">Portfolio value</h2>');
+    expect(html).toContain("(by cost)");
   });
 
   it("filters and pages the history like the API, with links that keep the filters and the language", async () => {
@@ -170,6 +200,32 @@ describe("GET /c/:slug", () => {
     expect(order.status).toBe(400);
     expect(order.html).toContain('<li data-field="start_date">From: must not be after To</li>');
     expect(order.html).toContain('<input type="date" name="start_date" value="2024-03-01"/>');
+  });
+
+  it("takes dates from 0001-01-01 to 9999-12-31 and answers any other, year 0000 included, with the 400 page", async () => {
+    const { env, customer, expected } = await withInvestor();
+    for (const date of BAD_DATES) {
+      for (const field of ["start_date", "end_date"]) {
+        const page = await getPage(env, `/c/${customer.slug}?lang=en&${field}=${encodeURIComponent(date)}`);
+        expect({ field, date, status: page.status }).toEqual({ field, date, status: 400 });
+        const name = field === "start_date" ? "From" : "To";
+        expect(page.html).toContain(`<li data-field="${field}">${name}: must be a real date from 1 Jan 0001 to 31 Dec 9999</li>`);
+        expect(historyIds(page.html)).toEqual([]);
+      }
+    }
+    const vi = await getPage(env, `/c/${customer.slug}?start_date=0000-01-01`);
+    expect(vi.html).toContain('<li data-field="start_date">Từ ngày: phải là một ngày có thật, từ 01/01/0001 đến 31/12/9999</li>');
+
+    const t = expected.trades;
+    const all = [t.t6, t.t5, t.t4, t.t3, t.t2, t.t1].map((x) => x.id);
+    for (const date of EDGE_DATES) {
+      const early = date < "2024-01-05";
+      const from = await getPage(env, `/c/${customer.slug}?start_date=${date}`);
+      const to = await getPage(env, `/c/${customer.slug}?end_date=${date}`);
+      expect({ date, from: from.status, to: to.status }).toEqual({ date, from: 200, to: 200 });
+      expect(historyIds(from.html), date).toEqual(early ? all : []);
+      expect(historyIds(to.html), date).toEqual(early ? [] : all);
+    }
   });
 
   it("shows a 404 page for an unknown or malformed slug", async () => {

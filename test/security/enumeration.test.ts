@@ -64,6 +64,63 @@ describe("the 404 limiter", () => {
     expect((await other.get(`/api/customers/${newSlug()}`)).status).toBe(404);
   });
 
+  it("answers a person on the customer's page with a 429 page in their language, and the API with JSON", async () => {
+    const { dbs, customer, client } = await withCustomer();
+    for (let i = 0; i < LIMIT; i++) {
+      const miss = await client.get(`/c/${newSlug()}`);
+      expect({ status: miss.status, type: miss.headers.get("Content-Type") }, `404 number ${i + 1}`).toEqual({
+        status: 404,
+        type: "text/html; charset=UTF-8",
+      });
+    }
+    const policy = (await client.from(newIp()).get(`/c/${customer.slug}`)).headers.get("Content-Security-Policy");
+    expect(policy).toMatch(/^default-src 'none'; style-src 'sha256-/);
+    const cases: Array<[string, Record<string, string>, "vi" | "en", string, string]> = [
+      [`/c/${newSlug()}`, {}, "vi", "Quá nhiều yêu cầu", "Vui lòng thử lại sau 60 giây."],
+      [`/c/${customer.slug}`, {}, "vi", "Quá nhiều yêu cầu", "Vui lòng thử lại sau 60 giây."],
+      [`/c/${customer.slug}?lang=en`, {}, "en", "Too many requests", "Please try again in 60 seconds."],
+      [`/c/${customer.slug}`, { "Accept-Language": "en-GB,en;q=0.9,vi;q=0.5" }, "en", "Too many requests", "60 seconds"],
+      [`/c/${customer.slug}?lang=vi`, { "Accept-Language": "en" }, "vi", "Quá nhiều yêu cầu", "60 giây"],
+    ];
+    for (const [path, headers, lang, title, text] of cases) {
+      const reply = await client.get(path, headers);
+      expect(
+        {
+          status: reply.status,
+          type: reply.headers.get("Content-Type"),
+          retryAfter: reply.headers.get("Retry-After"),
+          cacheControl: reply.headers.get("Cache-Control"),
+          language: reply.headers.get("Content-Language"),
+          policy: reply.headers.get("Content-Security-Policy"),
+          frames: reply.headers.get("X-Frame-Options"),
+          robots: reply.headers.get("X-Robots-Tag"),
+        },
+        path,
+      ).toEqual({
+        status: 429,
+        type: "text/html; charset=UTF-8",
+        retryAfter: "60",
+        cacheControl: "private, no-store",
+        language: lang,
+        policy,
+        frames: "DENY",
+        robots: "noindex, nofollow",
+      });
+      expect(reply.text.startsWith(`<!doctype html><html lang="${lang}">`), path).toBe(true);
+      expect(reply.text, path).toContain(`<h1>${title}</h1>`);
+      expect(reply.text, path).toContain(text);
+      expect(reply.text, path).not.toContain(customer.name); // a hit still looks like a miss
+    }
+    // The API keeps its JSON 429 for the same client.
+    const api = await client.get(`/api/customers/${customer.slug}`);
+    expect({ status: api.status, body: api.body, retryAfter: api.headers.get("Retry-After") }).toEqual({
+      status: 429,
+      body: TOO_MANY,
+      retryAfter: "60",
+    });
+    expect(await dbs.targetTrips(() => client.get(`/c/${customer.slug}`))).toBe(0);
+  });
+
   it("leaves an office behind one NAT address its other routes while a stale link retries in a loop", async () => {
     const { customer, client } = await withCustomer();
     const stale = `/api/aggregate/${newSlug()}`;

@@ -1,14 +1,16 @@
 /**
  * Fuzz (issue 7, item 4): thousands of generated requests, from a fixed seed, against the Worker
- * with its production configuration (edge cache and 404 limiter on): random paths under /api and
- * outside, every method, query strings with long, unicode, percent-encoded (valid and not), SQL
- * and JSON values, huge per_page, repeated parameters, odd headers and bodies.
+ * with its production configuration (edge cache and 404 limiter on): random paths under /api, the
+ * customer's page and outside, every method, query strings with long, unicode, percent-encoded
+ * (valid and not), SQL and JSON values, huge per_page, repeated parameters, odd headers and bodies.
  *
  * Every answer must be one of these, exactly:
  * - a preflight (any OPTIONS): 204, no body;
+ * - 405 with an Allow header that does not list the method asked;
  * - HEAD: the GET's status, no body;
  * - 304, no body, only to a GET that sent If-None-Match;
  * - the reference page: HTML, 200, only for GET /api/docs;
+ * - the customer's page: an HTML document for GET /c/:slug, 200, 400, 404 or 429;
  * - the OpenAPI document: JSON without `success`, 200, only for GET /api/openapi.json;
  * - everything else JSON with a boolean `success`, true exactly when the status is 200.
  * None is a 5xx; the target's data is unchanged (checksum of every table) and the source was
@@ -81,11 +83,24 @@ const NUMBERS = [
   "101",
   "-0",
 ];
+/**
+ * Year 0000 (no such year in PostgreSQL's `date`: once a 500) and years below 100 (where
+ * `Date.UTC` reads 19xx) beside the range's edges and the usual malformed ones.
+ */
 const DATES = [
   "2024-02-30",
   "2024-13-01",
   "0000-00-00",
+  "0000-01-01",
+  "0000-02-29",
+  "0000-12-31",
+  "0001-01-01",
+  "0004-02-29",
+  "0029-02-29",
+  "0099-12-31",
+  "0100-02-29",
   "9999-12-31",
+  "10000-01-01",
   "2024-01-01T00:00:00Z",
   "2024-1-1",
   "2024-02-29",
@@ -137,7 +152,22 @@ const OUTSIDE = [
   "/..%2f..%2fetc/passwd",
   "/api/%2e%2e/sync",
 ];
-const METHODS = ["GET", "GET", "GET", "GET", "GET", "HEAD", "OPTIONS", "POST", "POST", "PUT", "DELETE", "PATCH"] as const;
+const METHODS = [
+  "GET",
+  "GET",
+  "GET",
+  "GET",
+  "GET",
+  "HEAD",
+  "OPTIONS",
+  "POST",
+  "POST",
+  "PUT",
+  "DELETE",
+  "PATCH",
+  "PROPFIND",
+  "purge",
+] as const;
 
 interface World {
   slugs: string[];
@@ -224,6 +254,7 @@ function pathFor(rng: Rng, world: World): string {
   if (r < 12) return `/api/transactions/${slugFor(rng, world)}/${accountFor(rng, world)}`;
   if (r < 14) return `/api/${routeWord(rng)}`;
   if (r < 16) return rng.pick(OUTSIDE);
+  if (r < 18) return `/c/${slugFor(rng, world)}`;
   const segments = Array.from({ length: rng.int(4) + 1 }, () => (rng.chance(0.3) ? routeWord(rng) : inUrl(rng, junk(rng))));
   return `${rng.chance(0.7) ? "/api/" : "/"}${segments.join("/")}`;
 }
@@ -310,7 +341,10 @@ function routedPath(url: string): string {
 }
 
 const SCANNER_IP = "2001:db8:f022::5ca0";
-const ALLOWED_STATUSES = new Set([200, 204, 304, 400, 401, 404, 429]);
+const ALLOWED_STATUSES = new Set([200, 204, 304, 400, 401, 404, 405, 429]);
+/** The customer's page, which answers a person in HTML: the page, a wrong filter, 404 and 429. */
+const CUSTOMER_PAGE = /^\/c\/[^/]+$/;
+const PAGE_STATUSES = new Set([200, 400, 404, 429]);
 
 /** What is wrong with this answer to this request, if anything. */
 function problem(sent: Sent, reply: Reply): string | undefined {
@@ -319,6 +353,10 @@ function problem(sent: Sent, reply: Reply): string | undefined {
   if (!ALLOWED_STATUSES.has(reply.status)) return `status ${reply.status}`;
   if (sent.method === "OPTIONS") return reply.status === 204 && reply.text === "" ? undefined : "OPTIONS is not a 204 preflight";
   if (reply.status === 204) return "204 to something other than OPTIONS";
+  if (reply.status === 405) {
+    const allow = reply.headers.get("Allow") ?? "";
+    if (!/^[A-Z]+(, [A-Z]+)*$/.test(allow) || allow.split(", ").includes(sent.method)) return `405 with Allow "${allow}"`;
+  }
   if (sent.method === "HEAD") return reply.text === "" ? undefined : "HEAD with a body";
   if (reply.status === 304) {
     return sent.method === "GET" && sent.headers["If-None-Match"] !== undefined && reply.text === ""
@@ -326,7 +364,11 @@ function problem(sent: Sent, reply: Reply): string | undefined {
       : "unexpected 304";
   }
   if (type.startsWith("text/html")) {
-    return sent.method === "GET" && path === "/api/docs" && reply.status === 200 ? undefined : `HTML for ${path}`;
+    if (sent.method === "GET" && path === "/api/docs" && reply.status === 200) return undefined;
+    if (sent.method === "GET" && CUSTOMER_PAGE.test(path) && PAGE_STATUSES.has(reply.status)) {
+      return /^<!doctype html><html lang="(vi|en)">/.test(reply.text) ? undefined : "a page that is not a document";
+    }
+    return `HTML for ${path}`;
   }
   if (!type.startsWith("application/json")) return `content type "${type}"`;
   if (reply.body === undefined) return "body is not JSON";
@@ -444,7 +486,7 @@ describe("fuzz", () => {
     console.info(
       `fuzz: ${REQUESTS} requests (${unsendable} refused by fetch itself), statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}, kinds ${JSON.stringify(Object.fromEntries(kinds))}`,
     );
-    for (const status of [200, 204, 400, 401, 404, 429])
+    for (const status of [200, 204, 400, 401, 404, 405, 429])
       expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(10);
     for (const kind of ["HEAD", "OPTIONS", "text/html"]) expect(kinds.get(kind) ?? 0, kind).toBeGreaterThan(0);
 

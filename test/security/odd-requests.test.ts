@@ -1,13 +1,25 @@
 /**
- * Requests no client should send, answered like any other (issue 7, item 6): unknown methods
- * on known paths, very long URLs, and bodies where none belongs. None may be a 500.
+ * Requests no client should send, answered like any other (issue 7, item 6): methods a known
+ * path does not take (405 with Allow), very long URLs, and bodies where none belongs. None may
+ * be a 500.
  */
 import { describe, expect, it } from "vitest";
+import { newSlug } from "../../src/domain/slug";
 import { PUBLIC_GETS, pathsOf } from "../support/endpoints";
 import { Client, newIp, type Reply } from "../support/worker";
 import { withCustomer } from "./helpers";
 
 const NOT_FOUND = { success: false, error: "Not Found" };
+const NOT_ALLOWED = { success: false, error: "Method Not Allowed" };
+const NO_STORE = { cacheControl: "private, no-store" };
+
+/** What a client reads of an error: its status, its body, Allow and Cache-Control. */
+const answer = (reply: Reply) => ({
+  status: reply.status,
+  body: reply.body,
+  allow: reply.headers.get("Allow"),
+  cacheControl: reply.headers.get("Cache-Control"),
+});
 
 /** Every public GET, for one customer and account. */
 const knownPaths = (slug: string, accountId: string) => pathsOf(PUBLIC_GETS, { slug, accountId });
@@ -29,24 +41,81 @@ function expectEnvelope(reply: Reply, what: string) {
 }
 
 describe("odd requests", () => {
-  it("answers methods a path does not have with the 404 envelope", async () => {
+  it("answers methods a known path does not take with 405 and Allow, and unknown paths with 404", async () => {
     const { customer, account, dbs } = await withCustomer();
     // workerd only lets through methods it knows (a made-up one is refused before any Worker runs).
     const methods = ["POST", "PUT", "DELETE", "PATCH", "PROPFIND", "MKCOL", "SEARCH", "purge"];
-    for (const path of knownPaths(customer.slug, account.id)) {
+    const client = new Client(dbs.env);
+    for (const path of [...knownPaths(customer.slug, account.id), `/c/${customer.slug}`]) {
       for (const method of methods) {
-        const reply = await new Client(dbs.env).send(path, {
-          method,
-          body: method === "POST" || method === "PUT" ? "{}" : undefined,
-        });
-        expect({ status: reply.status, body: reply.body }, `${method} ${path}`).toEqual({ status: 404, body: NOT_FOUND });
+        const reply = await client.send(path, { method, body: method === "POST" || method === "PUT" ? "{}" : undefined });
+        expect(answer(reply), `${method} ${path}`).toEqual({ status: 405, body: NOT_ALLOWED, allow: "GET, HEAD", ...NO_STORE });
       }
     }
-    for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
-      const reply = await new Client(dbs.env).send("/api/sync", { method, headers: { "X-Admin-Key": dbs.env.ADMIN_API_KEY! } });
-      expect({ status: reply.status, body: reply.body }, `${method} /api/sync`).toEqual({ status: 404, body: NOT_FOUND });
+    // Admin paths: 405 with or without the key, so the key is never looked at.
+    const keys: Array<Record<string, string>> = [{ "X-Admin-Key": dbs.env.ADMIN_API_KEY! }, { "X-Admin-Key": "wrong" }, {}];
+    for (const headers of keys) {
+      for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
+        expect(answer(await client.send("/api/sync", { method, headers })), `${method} /api/sync`).toEqual({
+          status: 405,
+          body: NOT_ALLOWED,
+          allow: "POST",
+          ...NO_STORE,
+        });
+      }
+      for (const method of ["POST", "PUT", "DELETE"]) {
+        expect(answer(await client.send("/api/sync/status", { method, headers })), `${method} /api/sync/status`).toEqual({
+          status: 405,
+          body: NOT_ALLOWED,
+          allow: "GET, HEAD",
+          ...NO_STORE,
+        });
+      }
+    }
+    // HEAD is GET without a body: a path without GET refuses it too.
+    const head = await client.send("/api/sync", { method: "HEAD" });
+    expect({ status: head.status, text: head.text, allow: head.headers.get("Allow") }).toEqual({
+      status: 405,
+      text: "",
+      allow: "POST",
+    });
+    // Paths the service does not have stay 404, whatever the method.
+    for (const path of ["/api/nope", "/api/customers", "/api/sync/", "/api/sync/x", `/c/${customer.slug}/x`, "/"]) {
+      for (const method of ["GET", "POST", "DELETE"]) {
+        expect(answer(await client.send(path, { method })), `${method} ${path}`).toEqual({
+          status: 404,
+          body: NOT_FOUND,
+          allow: null,
+          ...NO_STORE,
+        });
+      }
     }
     expect(await dbs.target`select * from sync_runs`).toEqual([]);
+  });
+
+  it("answers preflights with 204 on every path, whatever method they ask about", async () => {
+    const { customer, client } = await withCustomer();
+    for (const path of ["/api/sync", "/api/sync/status", `/api/customers/${customer.slug}`, `/c/${customer.slug}`]) {
+      for (const method of ["GET", "POST", "DELETE"]) {
+        const reply = await client.send(path, {
+          method: "OPTIONS",
+          headers: { Origin: "https://app.example", "Access-Control-Request-Method": method },
+        });
+        expect({ status: reply.status, text: reply.text }, `${method} ${path}`).toEqual({ status: 204, text: "" });
+      }
+    }
+  });
+
+  it("counts a 405 neither as a wrong admin key nor as an unknown slug", async () => {
+    const { customer, client } = await withCustomer();
+    // Both brakes stop a client after 10 wrong keys and 30 misses a minute (wrangler.toml).
+    for (let i = 0; i < 40; i++) {
+      expect((await client.send("/api/sync/status", { method: "POST", headers: { "X-Admin-Key": "wrong" } })).status).toBe(405);
+      expect((await client.send(`/api/customers/${newSlug()}`, { method: "DELETE" })).status).toBe(405);
+    }
+    const status = await client.send("/api/sync/status", { headers: { "X-Admin-Key": client.env.ADMIN_API_KEY! } });
+    expect(status.status, status.text).toBe(200);
+    expect((await client.get(`/api/customers/${customer.slug}`)).status).toBe(200);
   });
 
   it("answers very long URLs without a 500", async () => {

@@ -1,6 +1,6 @@
 /**
- * A small builder for test data: a "book" of brokers, staff, customers, accounts, holdings and
- * transactions with source-shaped rows (snake_case columns, money as decimal strings), which a
+ * A small builder for test data: a "book" of brokers, staff, customers, accounts, holdings,
+ * transactions and closing prices with source-shaped rows (snake_case columns, money as decimal strings), which a
  * test writes into the source (to sync it) or straight into the target (to read it back).
  * Every id and slug is fresh, so tests never collide.
  */
@@ -14,8 +14,10 @@ import type {
   CustomerRow,
   HoldingRow,
   StaffRow,
+  StockPriceRow,
   TransactionRow,
 } from "../../src/db/source";
+import { refreshLatestPrices } from "../../src/sync/prices";
 
 type Stamp = { updated_at: string; deleted_at: string | null };
 
@@ -30,6 +32,7 @@ export class Book {
   holdings: HoldingRow[] = [];
   transactions: TransactionRow[] = [];
   corporate_actions: CorporateActionRow[] = [];
+  stock_prices: StockPriceRow[] = [];
 
   /** A row of `table`: a fresh id, the defaults, the stamp, then what the test gives. */
   private add<T extends Table, R extends Book[T][number]>(table: T, defaults: Omit<R, "id" | keyof Stamp>, p: Partial<R>): R {
@@ -95,6 +98,11 @@ export class Book {
     return this.add("corporate_actions", { ...defaults, account_id, type, ex_date, quantity }, p);
   }
 
+  /** A stock's close on one day (FPT on 2024-06-28 at 120,000.5 đồng unless told). */
+  price(p: Partial<StockPriceRow> = {}): StockPriceRow {
+    return this.add("stock_prices", { stock_code: "FPT", trade_date: "2024-06-28", close_price: "120000.5000" }, p);
+  }
+
   /** One customer with staff, a broker and an account: the usual starting point. */
   simpleCustomer(p: { broker?: Partial<BrokerRow>; customer?: Partial<CustomerRow>; account?: Partial<AccountRow> } = {}) {
     const broker = this.broker(p.broker);
@@ -105,7 +113,16 @@ export class Book {
   }
 }
 
-const TABLES = ["brokers", "staff", "customers", "accounts", "holdings", "transactions", "corporate_actions"] as const;
+const TABLES = [
+  "brokers",
+  "staff",
+  "customers",
+  "accounts",
+  "holdings",
+  "transactions",
+  "corporate_actions",
+  "stock_prices",
+] as const;
 type Table = (typeof TABLES)[number];
 
 /** Writes the book into a source database, one set-based insert per table, in one transaction. */
@@ -116,11 +133,26 @@ export async function writeSource(sql: Sql, book: Book): Promise<void> {
   if (statements.length) await sql.transaction(statements);
 }
 
+/** One more buy in `accountId`, written into the source as a back office would: what a trading day adds. */
+export async function addTrade(source: Sql, accountId: string, updated_at = "2025-06-01T00:00:00Z"): Promise<TransactionRow> {
+  const more = new Book();
+  const trade = more.trade({
+    account_id: accountId,
+    trade_date: "2024-05-02",
+    type: "buy",
+    quantity: 10,
+    price: "95000",
+    updated_at,
+  });
+  await writeSource(source, more);
+  return trade;
+}
+
 /**
  * Writes the book straight into a target database, as a finished sync would leave it: every
  * row, soft-deleted ones as tombstones, `updated_at` kept as `source_updated_at`, each
- * transaction's `customer_id` taken from its account, and every customer's stats and analytics
- * computed by the domain engine and stored in `customer_metrics`.
+ * transaction's `customer_id` taken from its account, every customer's stats and analytics
+ * computed by the domain engine and stored in `customer_metrics`, and each stock's latest close.
  */
 export async function writeTarget(sql: Sql, book: Book): Promise<void> {
   const customerOf = new Map(book.accounts.map((a) => [a.id, a.customer_id]));
@@ -139,6 +171,10 @@ export async function writeTarget(sql: Sql, book: Book): Promise<void> {
         JSON.stringify(storedMetrics(book)),
       ]),
     );
+  }
+  if (book.stock_prices.length) {
+    statements.push(sql.query("insert into prices_pending select distinct stock_code from stock_prices on conflict do nothing"));
+    statements.push(refreshLatestPrices(sql).query);
   }
   if (statements.length) await sql.transaction(statements);
 }

@@ -4,45 +4,13 @@
  * operator and no cron tick. One run at a time still; nothing lost when a run cannot go on.
  */
 import { describe, expect, it } from "vitest";
-import { getConfig, type Env } from "../../src/env";
-import type { BudgetLimits } from "../../src/sync/budget";
-import { type Continuation, continueSync, syncAndInvalidate } from "../../src/sync/worker";
+import { getConfig } from "../../src/env";
+import { syncAndInvalidate } from "../../src/sync/worker";
 import { Book } from "../support/book";
 import { setFault } from "../support/databases";
-import { countRows, expectInSync, withSource } from "./helpers";
+import { countRows, deliver, expectInSync, recordingQueue, withSource } from "./helpers";
 
 const HEAVY = 180_000;
-
-/** A queue that keeps what it is sent, for the test to deliver. */
-function recordingQueue() {
-  const sent: Continuation[] = [];
-  const queue = {
-    send: async (body: Continuation) => void sent.push(body),
-    sendBatch: async (bodies: Iterable<{ body: Continuation }>) => void sent.push(...[...bodies].map((b) => b.body)),
-  } as unknown as Queue<Continuation>;
-  return { sent, queue };
-}
-
-/** One delivery of `body`, and what the consumer did with it. */
-async function deliver(env: Env, body: Continuation, limits: Partial<BudgetLimits>) {
-  const outcomes: Array<"ack" | { retryAfter: number | undefined }> = [];
-  const message = {
-    id: crypto.randomUUID(),
-    timestamp: new Date(),
-    body,
-    attempts: 1,
-    ack: () => void outcomes.push("ack"),
-    retry: (options?: { delaySeconds?: number }) => void outcomes.push({ retryAfter: options?.delaySeconds }),
-  };
-  const batch = {
-    queue: "sync-continuations",
-    messages: [message],
-    ackAll() {},
-    retryAll() {},
-  } as unknown as MessageBatch<Continuation>;
-  await continueSync(batch, env, { limits });
-  return outcomes;
-}
 
 function backlog(): Book {
   const book = new Book();

@@ -3,33 +3,12 @@
  * in both databases and repaired, resumably, and after a complete full run the target serves
  * exactly what the source holds.
  */
+import { STREAMS } from "../../src/sync/streams";
 import { describe, expect, it } from "vitest";
-import { Book } from "../support/book";
-import { countRows, expectInSync, runWith, synced, withSource } from "./helpers";
+import type { Book } from "../support/book";
+import { countRows, expectInSync, runWith, synced, widerBook, withSource } from "./helpers";
 
 const HEAVY = 180_000;
-
-/** A book of a few customers, with enough rows that ids spread over many ranges. */
-function widerBook(): Book {
-  const book = new Book();
-  const broker = book.broker();
-  const staff = book.staffMember();
-  for (let c = 0; c < 4; c++) {
-    const customer = book.customer({ staff_id: staff.id });
-    const account = book.account({ customer_id: customer.id, broker_id: broker.id, account_no: `00${c}` });
-    book.holding({ account_id: account.id });
-    for (let d = 1; d <= 6; d++) {
-      book.trade({
-        account_id: account.id,
-        trade_date: `2024-0${d}-0${c + 1}`,
-        type: d % 3 === 0 ? "sell" : "buy",
-        quantity: 10 * d,
-        price: `${1000 + d}`,
-      });
-    }
-  }
-  return book;
-}
 
 /** Drift of every kind the cursor cannot see; returns how many target rows it takes to repair. */
 async function drift(dbs: Awaited<ReturnType<typeof withSource>>, book: Book): Promise<number> {
@@ -82,7 +61,7 @@ describe("full reconciliation", () => {
       const full = await synced(dbs.env, "full");
       expect(full).toMatchObject({ synced_rows: 0, reconciliation: { repaired_ranges: 0, done: true } });
       // The upper bound, one empty page per stream, one checksum per table.
-      expect((await dbs.sourceRequests()) - before).toBe(1 + 7 + 7);
+      expect((await dbs.sourceRequests()) - before).toBe(1 + STREAMS.length + STREAMS.length);
     },
     HEAVY,
   );

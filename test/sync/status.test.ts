@@ -1,12 +1,42 @@
 /** GET /api/sync/status: what an operator needs to see, and runs that died. */
 import { describe, expect, it } from "vitest";
 import { Book } from "../support/book";
-import { getJson } from "../support/worker";
-import { dropSourceForeignKeys, insertSource, postSync, sourceTime, synced, withSource } from "./helpers";
+import { STREAMS } from "../../src/sync/streams";
+import { getJson, runScheduled } from "../support/worker";
+import {
+  changeSource,
+  dropSourceForeignKeys,
+  insertSource,
+  postSync,
+  runWith,
+  sampleBook,
+  sourceTime,
+  synced,
+  withSource,
+} from "./helpers";
 
 const HEAVY = 120_000;
 const status = (env: Parameters<typeof getJson>[0], key: string | undefined = env.ADMIN_API_KEY) =>
   getJson(env, "/api/sync/status", { headers: key === undefined ? {} : { "X-Admin-Key": key } });
+
+interface StreamStatus {
+  stream: string;
+  lag_seconds: number | null;
+  caught_up: boolean | null;
+  oldest_unapplied_at: string | null;
+}
+const streamsOf = async (env: Parameters<typeof getJson>[0]) => {
+  const { body } = await status(env);
+  return { clock: body.data.source_clock as string, streams: body.data.streams as StreamStatus[] };
+};
+const HOUR = 3_600_000;
+/** 19:00 UTC after `at`, the default schedule's next time, worked out by hand. */
+function nextNineteen(at: string): number {
+  const t = Date.parse(at);
+  const d = new Date(t);
+  const today = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 19);
+  return today > t ? today : today + 24 * HOUR;
+}
 
 describe("GET /api/sync/status", () => {
   it("refuses a caller without the admin key", async () => {
@@ -51,25 +81,50 @@ describe("GET /api/sync/status", () => {
           finished_at: expect.any(String),
           duration_ms: expect.any(Number),
           synced_rows: run.synced_rows,
+          derived_rows: 0,
           rejected_rows: 1,
           pending_rows: 1,
           error: null,
         },
       ]);
+      // Held and rejected rows are listed with how long they have waited: the orphan was
+      // stamped 5 seconds back, the bad trade with the book's date, 2025-01-01.
+      const sinceBook = Math.floor((Date.now() - Date.parse("2025-01-01T00:00:00Z")) / 1000);
       expect(body.data.held).toEqual({
         count: 1,
-        rows: [{ stream: "accounts", id: orphan.id, reason: `customer_id ${customer.id} is not in the target` }],
+        oldest_age_seconds: expect.any(Number),
+        rows: [
+          {
+            stream: "accounts",
+            id: orphan.id,
+            reason: `customer_id ${customer.id} is not in the target`,
+            age_seconds: body.data.held.oldest_age_seconds,
+          },
+        ],
       });
+      expect(body.data.held.oldest_age_seconds).toBeGreaterThanOrEqual(5);
+      expect(body.data.held.oldest_age_seconds).toBeLessThan(60);
       expect(body.data.rejected).toEqual({
         count: 1,
-        rows: [{ stream: "transactions", id: bad.id, reason: "quantity is not positive" }],
+        oldest_age_seconds: body.data.rejected.rows[0].age_seconds,
+        rows: [{ stream: "transactions", id: bad.id, reason: "quantity is not positive", age_seconds: expect.any(Number) }],
       });
+      expect(Math.abs(body.data.rejected.oldest_age_seconds - sinceBook)).toBeLessThan(60);
       expect(body.data.lease).toEqual({ held: false, expires_at: null });
-      expect(body.data.reconciliation).toEqual({ under_way: false, tables: [] });
+      expect(body.data.reconciliation).toMatchObject({ under_way: false, started_at: null, tables: [], last_complete: null });
+      // Caught up: no stream has a change waiting, although the book's rows are a year old.
+      for (const stream of body.data.streams)
+        expect(stream).toEqual({
+          stream: stream.stream,
+          // The book has no holdings: that stream has no cursor yet, and nothing waits in it either.
+          cursor: stream.stream === "holdings" ? null : expect.any(String),
+          oldest_unapplied_at: null,
+          lag_seconds: 0,
+          caught_up: true,
+          lag_unknown_reason: null,
+        });
       const transactions = body.data.streams.find((s: { stream: string }) => s.stream === "transactions");
-      // The book's rows are stamped 2025-01-01: the cursor lags the source's clock by that much.
       expect(transactions.cursor).toBe("2025-01-01T00:00:00.000000Z");
-      expect(transactions.lag_seconds).toBeGreaterThan(0);
       expect(Math.abs(Date.parse(body.data.source_clock) - Date.now())).toBeLessThan(60_000);
       // The tests' key is short on purpose; a real one of 32 characters or more is not weak.
       expect(body.data.admin_key).toEqual({
@@ -106,6 +161,132 @@ describe("GET /api/sync/status", () => {
       expect(row).toEqual({ outcome: "died" });
       seen = await status(dbs.env);
       expect(seen.body.data.runs.map((r: { outcome: string }) => r.outcome)).toEqual(["complete", "died"]);
+    },
+    HEAVY,
+  );
+
+  it(
+    "gives each stream's lag as the wait of its oldest change not applied: 0 once caught up, still 0 while nothing changes",
+    async () => {
+      const book = sampleBook();
+      const dbs = await withSource(book);
+      const sinceBook = (Date.now() - Date.parse("2025-01-01T00:00:00Z")) / 1000;
+      // Nothing synced yet: every stream's first row, stamped with the book's date, waits.
+      const before = await streamsOf(dbs.env);
+      for (const s of before.streams) {
+        expect(s).toMatchObject({ caught_up: false, oldest_unapplied_at: "2025-01-01T00:00:00.000000Z" });
+        expect(Math.abs(s.lag_seconds! - sinceBook)).toBeLessThan(60);
+      }
+
+      await synced(dbs.env);
+      const caughtUp = await streamsOf(dbs.env);
+      for (const s of caughtUp.streams) expect(s).toMatchObject({ lag_seconds: 0, caught_up: true, oldest_unapplied_at: null });
+      // The source's clock moves on, nothing changes: the lag does not grow.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const later = await streamsOf(dbs.env);
+      expect(Date.parse(later.clock)).toBeGreaterThan(Date.parse(caughtUp.clock));
+      for (const s of later.streams) expect(s).toMatchObject({ lag_seconds: 0, caught_up: true });
+
+      // A change stamped 30 s ago waits for the next run, and only its stream lags.
+      await changeSource(dbs.source, "transactions", book.transactions[0]!.id, { fee: "1" }, await sourceTime(dbs.source, -30));
+      const waiting = await streamsOf(dbs.env);
+      for (const s of waiting.streams) {
+        if (s.stream !== "transactions") expect(s).toMatchObject({ lag_seconds: 0, caught_up: true });
+      }
+      const transactions = waiting.streams.find((s) => s.stream === "transactions")!;
+      expect(transactions.caught_up).toBe(false);
+      expect(transactions.lag_seconds).toBeGreaterThanOrEqual(30);
+      expect(transactions.lag_seconds).toBeLessThan(90);
+      await synced(dbs.env);
+      for (const s of (await streamsOf(dbs.env)).streams) expect(s).toMatchObject({ lag_seconds: 0, caught_up: true });
+    },
+    HEAVY,
+  );
+
+  it(
+    "says why the lag is unknown when the source cannot be read, and still answers",
+    async () => {
+      const dbs = await withSource(sampleBook());
+      await synced(dbs.env);
+      await dbs.fault("source", "error500");
+      const { status: code, body } = await status(dbs.env);
+      expect(code).toBe(200);
+      expect(body.data.source_clock).toBeNull();
+      for (const s of body.data.streams)
+        expect(s).toMatchObject({ lag_seconds: null, caught_up: null, lag_unknown_reason: "the source database failed" });
+      expect(JSON.stringify(body)).not.toContain(dbs.sourceName);
+    },
+    HEAVY,
+  );
+
+  it(
+    "shows the reconciliation's schedule, the last complete one with what it repaired per table, and when one is overdue",
+    async () => {
+      const book = sampleBook();
+      const dbs = await withSource(book);
+      await runScheduled(dbs.env);
+      let seen = (await status(dbs.env)).body.data.reconciliation;
+      // Never reconciled, but a new deployment is not overdue before its first night.
+      const [firstRun] = (await status(dbs.env)).body.data.runs.slice(-1);
+      expect(seen).toEqual({
+        schedule: "0 19 * * *",
+        under_way: false,
+        started_at: null,
+        tables: [],
+        last_complete: null,
+        due_by: new Date(nextNineteen(firstRun.started_at) + 2 * HOUR).toISOString(),
+        overdue: false,
+      });
+
+      // Interrupted: under way, with where each table stands.
+      await dbs.source.query("delete from transactions where id = $1", [book.transactions[0]!.id]);
+      await dbs.source.query("update holdings set quantity = quantity + 1 where id = $1", [book.holdings[0]!.id]);
+      const stopped = await runWith(dbs.env, { stopAfterSteps: 10 }, "full");
+      expect(stopped.report.complete).toBe(false);
+      seen = (await status(dbs.env)).body.data.reconciliation;
+      expect(seen).toMatchObject({ under_way: true, started_at: expect.any(String), last_complete: null });
+      expect(seen.tables.map((t: { stream: string }) => t.stream).sort()).toEqual(STREAMS.map((t) => t.name).sort());
+
+      // The scheduled one goes on with it and completes it.
+      await runScheduled(dbs.env, dbs.env.SYNC_RECONCILE_CRON);
+      seen = (await status(dbs.env)).body.data.reconciliation;
+      const zero = { inserted: 0, updated: 0, deleted: 0 };
+      expect(seen.last_complete).toEqual({
+        trigger: "manual",
+        started_at: expect.any(String),
+        finished_at: expect.any(String),
+        duration_ms: expect.any(Number),
+        runs: 2,
+        compared_ranges: expect.any(Number),
+        repaired_ranges: 2,
+        // Every synced table, in stream order; only the two that drifted were repaired.
+        repaired: STREAMS.map(({ name }) => ({
+          stream: name,
+          ...zero,
+          ...(name === "holdings" && { updated: 1 }),
+          ...(name === "transactions" && { deleted: 1 }),
+        })),
+      });
+      const took = Date.parse(seen.last_complete.finished_at) - Date.parse(seen.last_complete.started_at);
+      expect(Math.abs(seen.last_complete.duration_ms - took)).toBeLessThanOrEqual(1);
+      expect(seen).toMatchObject({
+        under_way: false,
+        started_at: null,
+        tables: [],
+        due_by: new Date(nextNineteen(seen.last_complete.finished_at) + 2 * HOUR).toISOString(),
+        overdue: false,
+      });
+
+      // Two days without a complete one: overdue.
+      await dbs.target`update reconciliations set started_at = started_at - interval '2 days', finished_at = finished_at - interval '2 days'`;
+      seen = (await status(dbs.env)).body.data.reconciliation;
+      expect(seen.overdue).toBe(true);
+      expect(Date.parse(seen.due_by)).toBeLessThan(Date.now());
+
+      // The next scheduled one, with nothing to repair, ends it.
+      await runScheduled(dbs.env, dbs.env.SYNC_RECONCILE_CRON);
+      seen = (await status(dbs.env)).body.data.reconciliation;
+      expect(seen).toMatchObject({ overdue: false, last_complete: { trigger: "cron", runs: 1, repaired_ranges: 0 } });
     },
     HEAVY,
   );

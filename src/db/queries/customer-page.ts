@@ -6,7 +6,7 @@
 import type { HistoryFilters, Lookup } from "./types";
 import type { Db } from "../client";
 import { type Aggregate, aggregateOf, aggregateQuery } from "./customer";
-import { type HistoryPage, historyQuery } from "./history";
+import { type HistoryPage, historyOf, historyQuery } from "./history";
 
 export interface CustomerPage {
   aggregate: Aggregate;
@@ -17,6 +17,6 @@ export interface CustomerPage {
 export async function findCustomerPage(db: Db, slug: Lookup, query: HistoryFilters): Promise<CustomerPage | undefined> {
   const [aggregate, history] = await db.batch([aggregateQuery(db, slug), historyQuery(db, { slug }, query)]);
   const found = aggregateOf(aggregate.rows);
-  const page = history.rows[0];
+  const page = historyOf(history.rows);
   return found && page ? { aggregate: found, history: page } : undefined;
 }

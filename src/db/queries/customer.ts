@@ -6,12 +6,15 @@
  */
 import { sql } from "drizzle-orm";
 import { EMPTY_METRICS } from "../../domain/empty";
-import type { CustomerMetrics } from "../../domain/types";
-import type { Customer, Holding, Lookup } from "./types";
+import type { CustomerMetrics, Stats } from "../../domain/types";
+import { Analytics, PortfolioResponse, Stats as StatsSchema } from "../../schemas";
+import type { Customer, Holding, Lookup, ServedStats } from "./types";
 import type { Db } from "../client";
+import { decodeExact, parseExact } from "../exact-json";
 import { customerMetrics, customers, staff } from "../schema";
 import { live } from "../served";
 import { customerJson, portfolioJson } from "./shapes";
+import { servedStats, valuationJson } from "./valuation";
 
 /** A served customer by slug: live, and with its staff member in the target (DESIGN §7). */
 const bySlug = (slug: Lookup) => sql`${customers.slug} = ${slug} and ${sql.raw(live(`"customers"`))}`;
@@ -26,12 +29,22 @@ export async function findCustomer(db: Db, slug: Lookup): Promise<Customer | und
   return rows[0]?.customer;
 }
 
+/** The holdings as the driver parsed them (money as text), with money as Decimals. */
+const readPortfolio = (json: unknown): Holding[] => decodeExact(PortfolioResponse.shape.data, json);
+
+/** The stored metrics as JSON text, which readMetric reads with every digit (null before the sync reached the customer). */
+const metricText = (metric: keyof CustomerMetrics) => sql`${customerMetrics[metric]}::text`;
+const METRIC_SCHEMAS = { stats: StatsSchema, analytics: Analytics } as const;
+function readMetric<K extends keyof CustomerMetrics>(metric: K, text: string | null): CustomerMetrics[K] {
+  return text === null ? EMPTY_METRICS[metric] : (parseExact(METRIC_SCHEMAS[metric], text) as CustomerMetrics[K]);
+}
+
 export async function findPortfolio(db: Db, slug: Lookup): Promise<Holding[] | undefined> {
-  const { rows } = await db.execute<{ portfolio: Holding[] }>(sql`
+  const { rows } = await db.execute<{ portfolio: unknown }>(sql`
     select ${portfolioJson} as portfolio
     from ${customers} ${withStaff}
     where ${bySlug(slug)}`);
-  return rows[0]?.portfolio;
+  return rows[0] && readPortfolio(rows[0].portfolio);
 }
 
 /**
@@ -43,23 +56,42 @@ async function findStoredMetric<K extends keyof CustomerMetrics>(
   slug: Lookup,
   metric: K,
 ): Promise<CustomerMetrics[K] | undefined> {
-  const { rows } = await db.execute<{ value: CustomerMetrics[K] | null }>(sql`
-    select ${customerMetrics[metric]} as value
+  const { rows } = await db.execute<{ value: string | null }>(sql`
+    select ${metricText(metric)} as value
     from ${customers} ${withStaff} ${withMetrics}
     where ${bySlug(slug)}`);
   const row = rows[0];
-  return row && (row.value ?? EMPTY_METRICS[metric]);
+  return row && readMetric(metric, row.value);
 }
 
-export const findStats = (db: Db, slug: Lookup) => findStoredMetric(db, slug, "stats");
 export const findAnalytics = (db: Db, slug: Lookup) => findStoredMetric(db, slug, "analytics");
 
-export interface Aggregate extends CustomerMetrics {
-  customer: Customer;
-  portfolio: Holding[];
+/** The stored stats beside the valuation read with them (its money as text, made Decimals here). */
+const withValuation = (stats: Stats, valuation: unknown): ServedStats =>
+  servedStats(stats, decodeExact(StatsSchema.shape.valuation, valuation));
+
+export async function findStats(db: Db, slug: Lookup): Promise<ServedStats | undefined> {
+  const { rows } = await db.execute<{ stats: string | null; valuation: unknown }>(sql`
+    select ${metricText("stats")} as stats, ${valuationJson} as valuation
+    from ${customers} ${withStaff} ${withMetrics}
+    where ${bySlug(slug)}`);
+  const row = rows[0];
+  return row && withValuation(readMetric("stats", row.stats), row.valuation);
 }
 
-type AggregateRow = Omit<Aggregate, keyof CustomerMetrics> & { [K in keyof CustomerMetrics]: CustomerMetrics[K] | null };
+export interface Aggregate extends Omit<CustomerMetrics, "stats"> {
+  customer: Customer;
+  portfolio: Holding[];
+  stats: ServedStats;
+}
+
+type AggregateRow = {
+  customer: Customer;
+  portfolio: unknown;
+  stats: string | null;
+  analytics: string | null;
+  valuation: unknown;
+};
 
 export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | undefined> {
   return aggregateOf((await aggregateQuery(db, slug)).rows);
@@ -72,7 +104,7 @@ export async function findAggregate(db: Db, slug: Lookup): Promise<Aggregate | u
 export function aggregateQuery(db: Db, slug: Lookup) {
   return db.execute<AggregateRow>(sql`
     select ${customerJson} as customer, ${portfolioJson} as portfolio,
-      ${customerMetrics.stats} as stats, ${customerMetrics.analytics} as analytics
+      ${metricText("stats")} as stats, ${metricText("analytics")} as analytics, ${valuationJson} as valuation
     from ${customers} ${withStaff} ${withMetrics}
     where ${bySlug(slug)}`);
 }
@@ -82,8 +114,8 @@ export function aggregateOf(rows: readonly AggregateRow[]): Aggregate | undefine
   if (!row) return undefined;
   return {
     customer: row.customer,
-    portfolio: row.portfolio,
-    stats: row.stats ?? EMPTY_METRICS.stats,
-    analytics: row.analytics ?? EMPTY_METRICS.analytics,
+    portfolio: readPortfolio(row.portfolio),
+    stats: withValuation(readMetric("stats", row.stats), row.valuation),
+    analytics: readMetric("analytics", row.analytics),
   };
 }

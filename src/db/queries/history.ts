@@ -6,7 +6,9 @@
  */
 import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { HistoryFilters, Lookup, Transaction } from "./types";
+import { TransactionPage } from "../../schemas";
 import type { Db } from "../client";
+import { decodeExact } from "../exact-json";
 import { accounts, brokers, customers, staff, transactions } from "../schema";
 import { live } from "../served";
 import { servedAccountOfCustomer, transactionJson } from "./shapes";
@@ -29,8 +31,17 @@ export interface HistoryOwner {
 
 /** Undefined when the slug is unknown or the account is not the customer's. */
 export async function findHistory(db: Db, owner: HistoryOwner, query: HistoryFilters): Promise<HistoryPage | undefined> {
-  return (await historyQuery(db, owner, query)).rows[0];
+  return historyOf((await historyQuery(db, owner, query)).rows);
 }
+
+/** The page of historyQuery's rows, money read with every digit; undefined without a row. */
+export function historyOf(rows: readonly HistoryRow[]): HistoryPage | undefined {
+  const row = rows[0];
+  return row && { total: row.total, data: decodeExact(TransactionPage.shape.data, row.data) };
+}
+
+/** The page's transactions as the driver parsed them: money as text, so no digit is lost (exact-json.ts). */
+type HistoryRow = { total: number; data: unknown };
 
 /** The statement of findHistory, not yet sent, so it can travel in a batch; its one row is the page. */
 export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters) {
@@ -48,7 +59,7 @@ export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters)
   );
   const owned = perAccount ? ownsAccount(owner.accountId ?? null) : undefined;
 
-  return db.execute<HistoryPage>(sql`
+  return db.execute<HistoryRow>(sql`
     select
       (select count(*)::int from ${transactions}
         join ${accounts} on ${accounts.id} = ${transactions.accountId}

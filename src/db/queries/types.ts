@@ -1,9 +1,12 @@
 /**
  * What the read queries return: JSON built in SQL (shapes.ts) in the shape of the API's
  * resources. The response schemas (src/schemas/resources.ts) are checked against these types,
- * so the SQL and the contract cannot drift apart, while the database layer needs nothing from
- * the HTTP layer above it.
+ * so the SQL and the contract cannot drift apart. Money is a Decimal (src/domain/decimal.ts):
+ * read from the JSON text without a trip through a double (exact-json.ts), written with every
+ * digit.
  */
+import type { Decimal } from "../../domain/decimal";
+import type { Stats } from "../../domain/types";
 
 /** A path parameter as the queries receive it: the value, or null when it names nothing. */
 export type Lookup = string | null;
@@ -51,8 +54,13 @@ export interface Holding {
   stock_code: string;
   isin_code: string;
   quantity: number;
-  avg_cost: number;
-  total_cost: number;
+  avg_cost: Decimal;
+  total_cost: Decimal;
+  /** The stock's latest live close as stored; these four are null without a price. */
+  market_price: Decimal | null;
+  price_date: string | null;
+  market_value: Decimal | null;
+  unrealized_pnl: Decimal | null;
   account: AccountRef;
 }
 
@@ -63,10 +71,10 @@ export interface Transaction {
   isin_code: string;
   type: "buy" | "sell";
   quantity: number;
-  price: number;
-  total_value: number;
-  fee: number;
-  personal_tax: number;
+  price: Decimal;
+  total_value: Decimal;
+  fee: Decimal;
+  personal_tax: Decimal;
   account: AccountRef;
 }
 
@@ -80,3 +88,20 @@ export interface HistoryFilters {
   start_date?: string;
   end_date?: string;
 }
+
+/** What the customer's served holdings are worth at their stocks' latest closes (DESIGN §6.1). */
+export interface Valuation {
+  as_of: string | null;
+  cost: Decimal;
+  priced_cost: Decimal;
+  market_value: Decimal;
+  unrealized_pnl: Decimal;
+  priced_holdings: number;
+  unpriced_holdings: number;
+}
+
+/**
+ * Stats as served: the stored figures, plus the valuation read with them from the holdings and
+ * their latest closes, which a price change moves without the stored figures changing.
+ */
+export type ServedStats = Stats & { valuation: Valuation };

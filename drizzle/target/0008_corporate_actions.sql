@@ -15,6 +15,12 @@ CREATE TABLE "corporate_actions" (
 	CONSTRAINT "corporate_actions_type_check" CHECK ("corporate_actions"."type" in ('cash_dividend', 'share_dividend'))
 );
 --> statement-breakpoint
+CREATE TABLE "metrics_rules" (
+	"one" boolean PRIMARY KEY DEFAULT true NOT NULL,
+	"version" integer NOT NULL,
+	CONSTRAINT "metrics_rules_one_row" CHECK ("metrics_rules"."one")
+);
+--> statement-breakpoint
 CREATE INDEX "corporate_actions_account_date_idx" ON "corporate_actions" USING btree ("account_id","ex_date" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "corporate_actions_holding_idx" ON "corporate_actions" USING btree ("account_id","stock_code","ex_date","id");--> statement-breakpoint
 CREATE INDEX "corporate_actions_rejected_idx" ON "corporate_actions" USING btree ("id") WHERE "corporate_actions"."rejected" is not null;
