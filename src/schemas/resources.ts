@@ -99,11 +99,11 @@ function valuationSchema() {
       unrealized_pnl: money(34575000).openapi({
         description: "`market_value − priced_cost` (exact, rounded once); 0 when no holding is priced",
       }),
-      priced_holdings: z.number().int().openapi({ description: "Holdings whose stock has a close", example: 4 }),
-      unpriced_holdings: z
-        .number()
-        .int()
-        .openapi({ description: "Holdings whose stock has no close: counted in `cost` only, never estimated", example: 1 }),
+      priced_holdings: count().openapi({ description: "Holdings whose stock has a close", example: 4 }),
+      unpriced_holdings: count().openapi({
+        description: "Holdings whose stock has no close: counted in `cost` only, never estimated",
+        example: 1,
+      }),
     })
     .openapi("Valuation", {
       description:

@@ -42,6 +42,8 @@ function limitBook() {
   const big = { ...base, stock_code: "BIG", isin_code: "VN000000BIG1" };
   const tiny = { ...base, stock_code: "TINY", isin_code: "VN00000TINY1" };
   const holding = book.holding({ ...big, quantity: INT_MAX, avg_cost: "1234567890123.4567", total_cost: LIMIT });
+  // A close at the limit too: the holding's value passes 10^25.
+  book.price({ stock_code: "BIG", trade_date: "2024-06-28", close_price: LIMIT });
   const buy = book.trade({
     ...big,
     trade_date: "2024-01-02",
@@ -113,8 +115,18 @@ describe("exact digits", () => {
     expect(Decimal.compare(analytics.summary.profit_factor!, Decimal.parse("1e21"))).toBeGreaterThan(0);
     expect(analytics.top_losses.map((d) => d.realized_pnl.text)).toEqual(["0"]);
 
+    // INT_MAX × LIMIT = 21474836469999999999785251.6353, less the cost of LIMIT, each rounded
+    // once to 2 places (so the cost of LIMIT reads 10^16).
+    const valuation =
+      '"valuation":{"as_of":"2024-06-28","cost":10000000000000000,"priced_cost":10000000000000000,' +
+      '"market_value":21474836469999999999785251.64,"unrealized_pnl":21474836459999999999785251.64,' +
+      '"priced_holdings":1,"unpriced_holdings":0}';
+    // The total return adds that unrealized P&L to the stored realized and dividend parts.
+    const unrealized = Decimal.parse("21474836459999999999785251.64");
+    const served = { ...stats, total_return: stats.total_return.plus(unrealized) };
+    expect(served.total_return.text).toBe("21474836569999999948562510.01");
     const statsText = await text(`/api/stats/${customer.slug}`);
-    expect(statsText).toBe(JSON.stringify({ success: true, data: stats }));
+    expect(statsText).toBe(`${JSON.stringify({ success: true, data: served }).slice(0, -2)},${valuation}}}`);
     expect(statsText).toContain('"total_buy_value":10000000000000001,"total_sell_value":110000000000000001,');
 
     const analyticsText = await text(`/api/analytics/${customer.slug}`);
@@ -125,7 +137,7 @@ describe("exact digits", () => {
     expect(analyticsText).not.toMatch(/-0[,}\]]|[eE][+-]?\d/);
 
     const aggregateText = await text(`/api/aggregate/${customer.slug}`);
-    expect(exactParse(aggregateText)).toMatchObject(asServed({ data: { stats, analytics } }) as object);
+    expect(exactParse(aggregateText)).toMatchObject(asServed({ data: { stats: served, analytics } }) as object);
     expect(aggregateText).toContain(`"total_cost":${LIMIT},`);
   });
 

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { getConfig } from "../../src/env";
+import { STREAMS } from "../../src/sync/streams";
 import { syncAndInvalidate } from "../../src/sync/worker";
 import { Book } from "../support/book";
 import { setFault } from "../support/databases";
@@ -28,8 +29,8 @@ describe("runs that chain", () => {
       const dbs = await withSource(book);
       const { sent, queue } = recordingQueue();
       const env = { ...dbs.env, SYNC_QUEUE: queue };
-      // Each run stops after nine steps: enough to read the seven streams and move on by two.
-      const limits = { pageRows: 2, stopAfterSteps: 9 };
+      // Each run stops after a step per stream, enough to read them all, and two more.
+      const limits = { pageRows: 2, stopAfterSteps: STREAMS.length + 2 };
 
       const first = await syncAndInvalidate(getConfig(env), { trigger: "manual", mode: "delta", limits, queue });
       expect(first.complete).toBe(false);

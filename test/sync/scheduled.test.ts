@@ -144,8 +144,9 @@ describe("the scheduled reconciliation", () => {
     HEAVY,
   );
 
-  // Stopped in the delta (1), in the metrics (7) and in the comparison (9).
-  it.each([1, 7, 9])(
+  // Stopped in the delta (1), in the metrics (a step per stream, then the holdings) and in the
+  // comparison (after the customers too).
+  it.each([1, STREAMS.length + 1, STREAMS.length + 3])(
     "stopped after %i steps, goes on run after run, each serving the trades that arrived before it first",
     async (firstStop) => {
       const book = widerBook();
@@ -170,7 +171,7 @@ describe("the scheduled reconciliation", () => {
       for (let runs = 0; sent.length > 0; runs++) {
         expect(runs).toBeLessThan(60);
         await addTrade(dbs.source, busy.account, await sourceTime(dbs.source, 0));
-        expect(await deliver(env, sent.shift()!, { ...limits, stopAfterSteps: 9 })).toEqual(["ack"]);
+        expect(await deliver(env, sent.shift()!, { ...limits, stopAfterSteps: STREAMS.length + 3 })).toEqual(["ack"]);
         await expectCustomerServed(dbs, busy.slug);
         const [last] = await dbs.target`select complete, details from sync_runs order by started_at desc limit 1`;
         if (!last!.complete && last!.details.reconciliation) interrupted++;
