@@ -46,8 +46,8 @@ export interface Stats {
   /** Cash dividends received (DESIGN §6.1): income, in no trading figure. net = gross - tax. */
   dividends: { count: number; gross: Decimal; tax: Decimal; net: Decimal };
   /**
-   * realized_pnl_average_cost + the valuation's unrealized P&L + dividends.net, rounded once
-   * from the exact parts (DESIGN §6.1).
+   * As stored: realized_pnl_average_cost + dividends.net, rounded once from the exact parts.
+   * Served with the valuation's unrealized P&L added (src/db/queries/valuation.ts, DESIGN §6.1).
    */
   total_return: Decimal;
 }

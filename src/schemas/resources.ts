@@ -181,7 +181,7 @@ export const Stats = z
       }),
     total_return: money(47245000).openapi({
       description:
-        "`realized_pnl_average_cost` + unrealized P&L of the holdings (average cost, as `total_cost` is) + `dividends.net`, rounded once from the exact parts, so it may differ by 0.01 from the sum of the rounded figures. Holdings without a market price add nothing to the unrealized part",
+        "`realized_pnl_average_cost` + `valuation.unrealized_pnl` + `dividends.net`, read with the latest closes: the realized and dividend parts are added exactly and rounded once, then `valuation.unrealized_pnl` (itself rounded once) is added, so it may differ by 0.01 from the sum of the three rounded figures and from one rounding of all three exact parts. Holdings without a market price add nothing to the unrealized part",
     }),
     valuation: valuationSchema(),
   })
