@@ -54,6 +54,7 @@ const CHANGES: Record<StreamName, string> = {
   accounts: "account_no = account_no || '0'",
   holdings: "quantity = quantity + 1",
   transactions: "fee = fee + 1",
+  corporate_actions: "tax = tax", // the bench books none
   stock_prices: "close_price = close_price + 10",
 };
 

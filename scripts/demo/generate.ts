@@ -16,6 +16,7 @@ import { Random } from "./random";
 import type {
   AccountRow,
   BrokerRow,
+  CorporateActionRow,
   CustomerRow,
   HoldingRow,
   SourceRow,
@@ -24,7 +25,7 @@ import type {
   TransactionRow,
 } from "../../src/db/source";
 
-export type { AccountRow, BrokerRow, CustomerRow, HoldingRow, StaffRow, StockPriceRow, TransactionRow };
+export type { AccountRow, BrokerRow, CorporateActionRow, CustomerRow, HoldingRow, StaffRow, StockPriceRow, TransactionRow };
 
 /** One array per source table, in foreign-key order. */
 export interface DemoBook {
@@ -34,6 +35,8 @@ export interface DemoBook {
   accounts: AccountRow[];
   holdings: HoldingRow[];
   transactions: TransactionRow[];
+  /** None yet: the demo books no dividends or share credits. */
+  corporate_actions: CorporateActionRow[];
   stock_prices: StockPriceRow[];
 }
 
@@ -73,6 +76,7 @@ export const emptyBook = (): DemoBook => ({
   accounts: [],
   holdings: [],
   transactions: [],
+  corporate_actions: [],
   stock_prices: [],
 });
 

@@ -51,6 +51,23 @@ export const transactionColumns = () => ({
   personalTax: money("personal_tax").notNull(),
 });
 
+/**
+ * What an account received from an issuer (DESIGN §6.1, §7): a cash dividend (`gross_amount`
+ * before the `tax` withheld; `quantity` the shares entitled) or a share credit (stock dividend,
+ * bonus shares, split: `quantity` shares, no cash, no tax).
+ */
+export const corporateActionColumns = () => ({
+  accountId: uuid("account_id").notNull(),
+  stockCode: text("stock_code").notNull(),
+  isinCode: text("isin_code").notNull(),
+  type: text("type", { enum: ["cash_dividend", "share_dividend"] }).notNull(),
+  exDate: date("ex_date", { mode: "string" }).notNull(),
+  payDate: date("pay_date", { mode: "string" }).notNull(),
+  quantity: integer("quantity").notNull(),
+  grossAmount: money("gross_amount").notNull(),
+  tax: money("tax").notNull(),
+});
+
 // ---------------------------------------------------------------------------------------------
 // Closing prices (DESIGN §6.1, §7): a reference table, owned by no customer.
 

@@ -37,6 +37,7 @@ import type { Analytics, Stats } from "../domain/types";
 import {
   accountColumns,
   brokerColumns,
+  corporateActionColumns,
   customerColumns,
   holdingColumns,
   money,
@@ -144,6 +145,21 @@ export const pricesPending = pgTable("prices_pending", {
 });
 
 /**
+ * What each account received (DESIGN §6.1): cash dividends and share credits. Listed by account,
+ * newest ex_date first; a holding's share credits, in FIFO order, feed its metrics.
+ */
+export const corporateActions = pgTable(
+  "corporate_actions",
+  { id: sourceId(), ...corporateActionColumns(), ...mirrored() },
+  (t) => [
+    index("corporate_actions_account_date_idx").on(t.accountId, t.exDate.desc(), t.id.desc()),
+    index("corporate_actions_holding_idx").on(t.accountId, t.stockCode, t.exDate, t.id),
+    index("corporate_actions_rejected_idx").on(t.id).where(sql`${t.rejected} is not null`),
+    check("corporate_actions_type_check", sql`${t.type} in ('cash_dividend', 'share_dividend')`),
+  ],
+);
+
+/**
  * Stats and analytics per customer, as served: the merge of the partials of the holdings in the
  * customer's live accounts (src/sync/metrics.ts), and that merge itself, which a change to one
  * holding adjusts (src/domain: adjustMerge) rather than merging all of them again.
@@ -210,6 +226,19 @@ export const holdingsPending = pgTable(
     fromDate: date("from_date", { mode: "string" }),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.stockCode] })],
+);
+
+/**
+ * One row: the rules version (src/domain: METRICS_RULES) the stored metrics were computed by.
+ * The sync compares it with its own on every run (src/sync/rules.ts).
+ */
+export const metricsRules = pgTable(
+  "metrics_rules",
+  {
+    one: boolean("one").primaryKey().default(true),
+    version: integer("version").notNull(),
+  },
+  (t) => [check("metrics_rules_one_row", sql`${t.one}`)],
 );
 
 export const metricsPending = pgTable("metrics_pending", {

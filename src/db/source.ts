@@ -11,6 +11,7 @@ import { type AnyPgColumn, check, index, pgTable, text, timestamp, uniqueIndex, 
 import {
   accountColumns,
   brokerColumns,
+  corporateActionColumns,
   customerColumns,
   holdingColumns,
   staffColumns,
@@ -74,6 +75,16 @@ export const sourceTransactions = pgTable(
   ],
 );
 
+/** Corporate actions (DESIGN §7): one row per account and event, owned by the account. */
+export const sourceCorporateActions = pgTable(
+  "corporate_actions",
+  { ...tracked, ...referencing(corporateActionColumns(), { accountId: () => sourceAccounts.id }) },
+  (t) => [
+    index("corporate_actions_cursor_idx").on(t.updatedAt, t.id),
+    check("corporate_actions_type_check", sql`${t.type} in ('cash_dividend', 'share_dividend')`),
+  ],
+);
+
 /**
  * Closing prices: a reference table with no owner (DESIGN §7), one row per stock and trading
  * day. A back office without prices leaves it empty and nothing is valued.
@@ -91,6 +102,7 @@ export const sourceTables = {
   accounts: sourceAccounts,
   holdings: sourceHoldings,
   transactions: sourceTransactions,
+  corporate_actions: sourceCorporateActions,
   stock_prices: sourceStockPrices,
 } as const;
 
@@ -149,6 +161,18 @@ export type TransactionRow = SourceRow & {
   total_value: string;
   fee: string;
   personal_tax: string;
+};
+
+export type CorporateActionRow = SourceRow & {
+  account_id: string;
+  stock_code: string;
+  isin_code: string;
+  type: "cash_dividend" | "share_dividend";
+  ex_date: string;
+  pay_date: string;
+  quantity: number;
+  gross_amount: string;
+  tax: string;
 };
 
 /** A close in đồng per share (a back office storing thousands of đồng converts). */

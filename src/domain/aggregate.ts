@@ -4,7 +4,17 @@
  * deals with exact pnl. The aggregate of a customer is the sum of its holdings' aggregates, so
  * one holding's trades can change without the others being read again.
  */
-import { type DealSink, type OpenLots, type ParsedTrade, fifoOrder, inFifoOrder, matchHolding } from "./fifo";
+import { type AverageCost, type AverageSink, noAverageCost, walkAverageCost } from "./average-cost";
+import {
+  type DealSink,
+  type OpenLots,
+  type ParsedCredit,
+  type ParsedTrade,
+  fifoOrder,
+  inFifoOrder,
+  matchHolding,
+  sortedCredits,
+} from "./fifo";
 import { SCALE } from "./fixed";
 
 export const TOP_DEALS = 5;
@@ -67,7 +77,7 @@ export function addInteger(total: FixedSum, x: number): void {
 }
 
 /** Adds the fraction num/den (den > 0) to `total`. */
-function addFraction(total: FixedSum, num: bigint, den: bigint): void {
+export function addFraction(total: FixedSum, num: bigint, den: bigint): void {
   if (den === 1n) {
     total.whole += num;
     return;
@@ -101,6 +111,10 @@ export interface Aggregate extends Counts {
   lossPnl: FixedSum;
   winDays: FixedSum;
   lossDays: FixedSum;
+  /** Realized P&L by average cost (average-cost.ts). */
+  averagePnl: FixedSum;
+  /** One holding's shares and cost by average cost, where a continued walk starts; null in a merge of holdings. */
+  average: AverageCost | null;
   topWins: TopDeal[];
   topLosses: TopDeal[];
   /** The month of the last deal (ParsedTrade.month) and its entry in monthPnl, so a run of one month looks up once. */
@@ -128,6 +142,8 @@ export function emptyAggregate(): Aggregate {
     lossPnl: fixedSum(),
     winDays: fixedSum(),
     lossDays: fixedSum(),
+    averagePnl: fixedSum(),
+    average: null,
     topWins: [],
     topLosses: [],
     lastMonth: -1,
@@ -135,14 +151,44 @@ export function emptyAggregate(): Aggregate {
   };
 }
 
+/** What else a holding's walk may take (addHolding). */
+export interface HoldingExtras {
+  /** The holding's share credits, any order. */
+  credits?: readonly ParsedCredit[];
+  /** Where its average cost stands before these trades (changed in place); a fresh one when absent. */
+  average?: AverageCost;
+  /** Receives each sell's average-cost figure too (the exact fallback, exact.ts). */
+  onAverage?: AverageSink;
+}
+
 /**
  * Adds the deals of one holding's trades (any order; sorted here) to `agg`. Their transaction
  * sums are added apart (addTransactions), in input order, which reads memory in sequence. With
- * `queue`, matching continues from its open lots and leaves the new ones in it (fifo.ts).
+ * `queue`, matching continues from its open lots and leaves the new ones in it (fifo.ts). Share
+ * credits take their place in the FIFO walk and in the average cost's (DESIGN §6.1).
  */
-export function addHolding(agg: Aggregate, holding: ParsedTrade[], onDeal?: DealSink, queue?: OpenLots): void {
+export function addHolding(
+  agg: Aggregate,
+  holding: ParsedTrade[],
+  onDeal?: DealSink,
+  queue?: OpenLots,
+  extras: HoldingExtras = {},
+): void {
   // Trades mostly arrive in date order already; checking is a plain pass, sorting is not.
   if (!inFifoOrder(holding)) holding.sort(fifoOrder);
+  const credits = sortedCredits(extras.credits ?? []);
+  const onAverage = extras.onAverage;
+  walkAverageCost(
+    holding,
+    credits,
+    extras.average ?? noAverageCost(),
+    onAverage
+      ? (num, den) => {
+          addFraction(agg.averagePnl, num, den);
+          onAverage(num, den);
+        }
+      : (num, den) => addFraction(agg.averagePnl, num, den),
+  );
   agg.unmatched += matchHolding(
     holding,
     onDeal
@@ -152,6 +198,7 @@ export function addHolding(agg: Aggregate, holding: ParsedTrade[], onDeal?: Deal
         }
       : (sell, matched, pnl, num, den, shareDays) => addDeal(agg, sell, matched, pnl, num, den, shareDays),
     queue,
+    credits,
   );
 }
 
@@ -340,7 +387,7 @@ export function mergeInto(a: Aggregate, b: Aggregate): void {
     if (mine) addSum(mine, s);
     else a.monthPnl.set(month, { ...s });
   }
-  for (const key of ["winPnl", "lossPnl", "winDays", "lossDays"] as const) addSum(a[key], b[key]);
+  for (const key of ["winPnl", "lossPnl", "winDays", "lossDays", "averagePnl"] as const) addSum(a[key], b[key]);
   for (const deal of b.topWins) offerTop(a.topWins, deal, true);
   for (const deal of b.topLosses) offerTop(a.topLosses, deal, false);
 }

@@ -14,8 +14,11 @@ export const EMPTY_METRICS: CustomerMetrics = {
     total_sell_fee: Decimal.ZERO,
     total_tax: Decimal.ZERO,
     realized_pnl: Decimal.ZERO,
+    realized_pnl_average_cost: Decimal.ZERO,
     transaction_count: 0,
     date_range: { from: null, to: null },
+    dividends: { count: 0, gross: Decimal.ZERO, tax: Decimal.ZERO, net: Decimal.ZERO },
+    total_return: Decimal.ZERO,
   },
   analytics: {
     summary: {

@@ -3,6 +3,7 @@
  * the figure is summed again from the individual deals as exact fractions. Only undecided
  * figures come here, so its cost does not burden ordinary books.
  */
+import type { AverageSink } from "./average-cost";
 import type { DealSink } from "./fifo";
 
 export interface Fraction {
@@ -16,6 +17,8 @@ export interface ExactSums {
   pnl(kind: "win" | "loss" | "all"): Fraction;
   days(kind: "win" | "loss"): Fraction;
   monthPnl(month: string): Fraction;
+  /** Realized P&L by average cost (average-cost.ts). */
+  averageCost(): Fraction;
 }
 
 /**
@@ -23,12 +26,16 @@ export interface ExactSums {
  * denominator first (the parts of one lot share theirs), then added pairwise in a balanced
  * tree, so the numbers multiplied stay of similar size instead of one growing sum.
  */
-export function exactCollector(): { sink: DealSink; sums: ExactSums } {
+export function exactCollector(): { sink: DealSink; averageSink: AverageSink; sums: ExactSums } {
   const nums: bigint[] = [];
   const dens: bigint[] = [];
   const shareDays: number[] = [];
   const matched: number[] = [];
   const months: string[] = [];
+  const averageTerms: [bigint, bigint][] = [];
+  const averageSink: AverageSink = (num, den) => {
+    averageTerms.push([num, den]);
+  };
   const sink: DealSink = (sell, m, pnl, num, den, days) => {
     const integer = !Number.isNaN(pnl); // the exact integer pnl (fifo.ts DealSink)
     nums.push(integer ? BigInt(pnl) : num);
@@ -49,8 +56,9 @@ export function exactCollector(): { sink: DealSink; sums: ExactSums } {
     pnl: (kind) => pick(isKind(kind), pnlTerm),
     days: (kind) => pick(isKind(kind), (i) => [BigInt(shareDays[i] as number), BigInt(matched[i] as number)]),
     monthPnl: (month) => pick((i) => months[i] === month, pnlTerm),
+    averageCost: () => sumFractions(averageTerms),
   };
-  return { sink, sums };
+  return { sink, averageSink, sums };
 }
 
 export function sumFractions(terms: readonly (readonly [bigint, bigint])[]): Fraction {

@@ -2,8 +2,8 @@
  * FIFO matching of one holding (DESIGN §6), exact: each deal's pnl comes out as a fraction of
  * 10^-4 đồng and its holding days as share-days over shares, nothing divided or rounded.
  */
-import type { TradeInput } from "./types";
-import { parseUnits, smallUnits } from "./units";
+import type { CreditInput, TradeInput } from "./types";
+import { gcd, parseUnits, smallUnits } from "./units";
 
 /** A transaction with its money parsed once, in 10^-4 đồng. */
 export interface ParsedTrade {
@@ -67,13 +67,40 @@ export function parseTrade(t: TradeInput): ParsedTrade {
   };
 }
 
+/** A share credit as the FIFO walk needs it (DESIGN §6.1). */
+export interface ParsedCredit {
+  id: string;
+  ex_date: string;
+  /** ex_date as days since 1970-01-01, like ParsedTrade.day. */
+  day: number;
+  quantity: number;
+}
+
+export function parseCredit(c: CreditInput): ParsedCredit {
+  return { id: c.id, ex_date: c.ex_date, day: dayNumber(c.ex_date), quantity: c.quantity };
+}
+
+/** Credits of one date by id (DESIGN §6.1). */
+export function creditOrder(a: ParsedCredit, b: ParsedCredit): number {
+  if (a.day !== b.day) return a.day - b.day;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** `credits` in creditOrder, sorted only when they are not already. */
+export function sortedCredits(credits: readonly ParsedCredit[]): readonly ParsedCredit[] {
+  for (let i = 1; i < credits.length; i++) {
+    if (creditOrder(credits[i - 1] as ParsedCredit, credits[i] as ParsedCredit) > 0) return [...credits].sort(creditOrder);
+  }
+  return credits;
+}
+
 /** A buy's cost, value + fee + tax, exactly. */
-function costOf(t: ParsedTrade): bigint {
+export function costOf(t: ParsedTrade): bigint {
   return t.big ? t.big.total_value + t.big.fee + t.big.personal_tax : BigInt(t.total_value + t.fee + t.personal_tax);
 }
 
 /** A sell's net proceeds, value - fee - tax, exactly. */
-function netOf(t: ParsedTrade): bigint {
+export function netOf(t: ParsedTrade): bigint {
   return t.big ? t.big.total_value - t.big.fee - t.big.personal_tax : BigInt(t.total_value - t.fee - t.personal_tax);
 }
 
@@ -101,13 +128,21 @@ export interface OpenLots {
    * Open lots, oldest first: [shares, cost, day]. A lot keeps its original shares and cost
    * (10^-4 đồng): a number when its money is small (the number path takes it), else a decimal
    * string (the bigint path), exactly as the lot was opened, so a continued match takes the
-   * same path, and gives the same fractions, as one over the whole history.
+   * same path, and gives the same fractions, as one over the whole history. A share credit
+   * that reaches a partly sold head lot leaves its remaining cost, which may be a fraction:
+   * then the string is "numerator/denominator".
    */
   lots: OpenLot[];
 }
 
 /** One open lot: [shares, cost, day] (OpenLots). */
 export type OpenLot = [shares: number, cost: number | string, day: number];
+
+/** A lot's cost as OpenLots keeps it, back to numerator and denominator. */
+function lotCostOf(cost: string): [bigint, bigint] {
+  const slash = cost.indexOf("/");
+  return slash < 0 ? [BigInt(cost), 1n] : [BigInt(cost.slice(0, slash)), BigInt(cost.slice(slash + 1))];
+}
 
 /** 2^53: every integer of smaller magnitude is a double, and so is the exact result of +, -, *
  * or % on such integers whenever that result's magnitude is below it too. Rounding to nearest
@@ -131,13 +166,23 @@ const EXACT = 2 ** 53;
  *
  * With `queue`, the walk starts from the lots it holds (trades before these, matched by an
  * earlier call) and leaves the open lots in it when it ends.
+ *
+ * `credits` (creditOrder) are the holding's share credits: each is spread over the lots open
+ * after the trades dated before its ex_date (DESIGN §6.1, spreadCredit).
  */
-export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink, queue?: OpenLots): number {
+export function matchHolding(
+  trades: readonly ParsedTrade[],
+  sink: DealSink,
+  queue?: OpenLots,
+  credits: readonly ParsedCredit[] = [],
+): number {
   const shares: number[] = [];
   /** A lot's cost when its money is small (below 2^52: three amounts below 10^15 each), else -1. */
   const cost: number[] = [];
   /** A lot's cost when it is not small, else null. */
   const bigCost: (bigint | null)[] = [];
+  /** The denominator of a lot's cost when a credit left it a fraction (bigCost the numerator), else null. */
+  const costDen: (bigint | null)[] = [];
   const day: number[] = [];
   let head = 0;
   let headUsed = queue?.used ?? 0;
@@ -145,10 +190,71 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink, que
   for (const [lotShares, lotCost, lotDay] of queue?.lots ?? []) {
     shares.push(lotShares);
     cost.push(typeof lotCost === "number" ? lotCost : -1);
-    bigCost.push(typeof lotCost === "number" ? null : BigInt(lotCost));
+    const [num, den] = typeof lotCost === "number" ? [null, null] : lotCostOf(lotCost);
+    bigCost.push(num);
+    costDen.push(den === 1n ? null : den);
     day.push(lotDay);
   }
+
+  /** Applies one credit to the open lots (DESIGN §6.1): largest remainders, ties to the earlier lot. */
+  const credit = (c: ParsedCredit): void => {
+    if (c.quantity <= 0) return;
+    let open = 0n;
+    for (let i = head; i < shares.length; i++) open += BigInt((shares[i] as number) - (i === head ? headUsed : 0));
+    if (open === 0n) {
+      shares.push(c.quantity);
+      cost.push(0);
+      bigCost.push(null);
+      costDen.push(null);
+      day.push(c.day);
+      return;
+    }
+    const q = BigInt(c.quantity);
+    const added: bigint[] = [];
+    const rests: bigint[] = [];
+    let left = q;
+    for (let i = head; i < shares.length; i++) {
+      const part = q * BigInt((shares[i] as number) - (i === head ? headUsed : 0));
+      const k = part / open;
+      added.push(k);
+      rests.push(part - k * open);
+      left -= k;
+    }
+    // `left` < the number of lots with a remainder: one share each to the largest, the earlier first.
+    const byRest = rests
+      .map((_, i) => i)
+      .sort((a, b) => (rests[a] === rests[b] ? a - b : (rests[b] as bigint) > (rests[a] as bigint) ? 1 : -1));
+    for (let j = 0; j < Number(left); j++) added[byRest[j] as number] = (added[byRest[j] as number] as bigint) + 1n;
+    for (let j = 0; j < added.length; j++) {
+      const k = Number(added[j]);
+      if (k === 0) continue;
+      const i = head + j;
+      if (i === head && headUsed > 0) {
+        // The head lot keeps what its remaining shares cost: its cost x remaining / shares.
+        const lotShares = shares[i] as number;
+        const remaining = lotShares - headUsed;
+        let num = (bigCost[i] ?? BigInt(cost[i] as number)) * BigInt(remaining);
+        let den = (costDen[i] ?? 1n) * BigInt(lotShares);
+        const g = gcd(num, den);
+        if (g > 1n) {
+          num /= g;
+          den /= g;
+        }
+        shares[i] = remaining + k;
+        headUsed = 0;
+        const small = den === 1n && num < 2n ** 52n;
+        cost[i] = small ? Number(num) : -1;
+        bigCost[i] = small ? null : num;
+        costDen[i] = den === 1n ? null : den;
+      } else shares[i] = (shares[i] as number) + k;
+    }
+  };
+  let nextCredit = 0;
+
   for (const trade of trades) {
+    while (nextCredit < credits.length && (credits[nextCredit] as ParsedCredit).day <= trade.day) {
+      credit(credits[nextCredit++] as ParsedCredit);
+    }
     // A row without shares (not in real data) takes no part: an empty lot has no unit cost,
     // and a sell of nothing has nothing to match.
     if (trade.quantity <= 0) continue;
@@ -161,6 +267,7 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink, que
         cost.push(trade.total_value + trade.fee + trade.personal_tax);
         bigCost.push(null);
       }
+      costDen.push(null);
       day.push(trade.day);
       continue;
     }
@@ -201,11 +308,12 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink, que
         denB = BigInt(den);
       }
       const lotCost = bigCost[head] ?? BigInt(c);
-      if (take === lotShares) {
+      const lotDen = costDen[head] ?? null;
+      if (take === lotShares && lotDen === null) {
         wholeB -= lotCost;
       } else {
         const part = lotCost * BigInt(take);
-        const q = BigInt(lotShares);
+        const q = lotDen === null ? BigInt(lotShares) : lotDen * BigInt(lotShares);
         const int = part / q;
         wholeB -= int;
         const rest = part - int * q;
@@ -252,12 +360,15 @@ export function matchHolding(trades: readonly ParsedTrade[], sink: DealSink, que
     }
     sink(trade, matched, NaN, denB === 1n ? wholeB + numB : wholeB * denB + numB, denB, shareDays);
   }
+  while (nextCredit < credits.length) credit(credits[nextCredit++] as ParsedCredit);
   if (queue) {
     queue.used = headUsed;
     queue.lots = [];
     for (let i = head; i < shares.length; i++) {
       const big = bigCost[i];
-      queue.lots.push([shares[i] as number, big == null ? (cost[i] as number) : big.toString(), day[i] as number]);
+      const den = costDen[i];
+      const lotCost = big == null ? (cost[i] as number) : den == null ? big.toString() : `${big}/${den}`;
+      queue.lots.push([shares[i] as number, lotCost, day[i] as number]);
     }
   }
   return unmatched;

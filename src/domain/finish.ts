@@ -12,6 +12,7 @@
  * text is exactly their decimal, without exponent.
  */
 import { type Aggregate, type FixedSum, type TopDeal, scaledTotal } from "./aggregate";
+import { type DividendSums, NO_DIVIDENDS } from "./dividends";
 import { Decimal } from "./decimal";
 import type { ExactSums, Fraction } from "./exact";
 import { SCALE, decide, decideRatio } from "./fixed";
@@ -20,7 +21,7 @@ import { roundDiv, toNumber } from "./units";
 
 class Undecided extends Error {}
 
-export function finish(agg: Aggregate, exact?: ExactSums): CustomerMetrics | null {
+export function finish(agg: Aggregate, exact?: ExactSums, dividends: DividendSums = NO_DIVIDENDS): CustomerMetrics | null {
   const settle = (value: bigint | null, fallback: () => bigint): bigint => {
     if (value !== null) return value;
     if (!exact) throw new Undecided();
@@ -70,8 +71,21 @@ export function finish(agg: Aggregate, exact?: ExactSums): CustomerMetrics | nul
         total_sell_fee: cents(agg.sellFee),
         total_tax: cents(agg.tax),
         realized_pnl: realized,
+        realized_pnl_average_cost: money(agg.averagePnl, 1, () => (exact as ExactSums).averageCost()),
         transaction_count: agg.transactions,
         date_range: { from: agg.from, to: agg.to },
+        dividends: {
+          count: dividends.count,
+          gross: cents(dividends.gross),
+          tax: cents(dividends.tax),
+          net: cents(dividends.gross - dividends.tax),
+        },
+        // The stored part of total_return: the realized average-cost figure plus net dividends.
+        // The valuation's unrealized P&L is added as it is read (src/db/queries/valuation.ts).
+        total_return: money({ ...agg.averagePnl, whole: agg.averagePnl.whole + dividends.gross - dividends.tax }, 1, () => {
+          const f = (exact as ExactSums).averageCost();
+          return { num: f.num + (dividends.gross - dividends.tax) * f.den, den: f.den };
+        }),
       },
       analytics: {
         summary: {

@@ -1,4 +1,5 @@
 export { computeMetrics } from "./metrics";
+export { type DividendInput, type DividendSums, NO_DIVIDENDS, sumDividends } from "./dividends";
 export {
   type Continued,
   type HoldingChange,
@@ -9,6 +10,7 @@ export {
   type PartialSum,
   type PlacedLot,
   type ResumePoint,
+  METRICS_RULES,
   PARTIAL_FORMAT,
   PARTIAL_MERGE,
   adjustMerge,
@@ -20,4 +22,4 @@ export {
   soldShares,
 } from "./partial";
 export { type DealSink, type OpenLot, type OpenLots, type ParsedTrade, matchHolding, parseTrade } from "./fifo";
-export type { Analytics, AnalyticsSummary, CustomerMetrics, Deal, Stats, TradeInput } from "./types";
+export type { Analytics, AnalyticsSummary, CreditInput, CustomerMetrics, Deal, Stats, TradeInput } from "./types";

@@ -18,15 +18,35 @@ import {
   scaledTotal,
   TOP_DEALS,
 } from "./aggregate";
-import { fifoOrder, inFifoOrder, type OpenLot, type OpenLots, type ParsedTrade, parseTrade } from "./fifo";
+import { loadAverageCost, noAverageCost, type StoredAverageCost, storeAverageCost } from "./average-cost";
+import {
+  fifoOrder,
+  inFifoOrder,
+  type OpenLot,
+  type OpenLots,
+  type ParsedCredit,
+  parseCredit,
+  parseTrade,
+  sortedCredits,
+} from "./fifo";
+import { type DividendSums, NO_DIVIDENDS } from "./dividends";
 import { finish } from "./finish";
-import type { CustomerMetrics, TradeInput } from "./types";
+import type { CreditInput, CustomerMetrics, TradeInput } from "./types";
+import { gcd } from "./units";
 
 /**
  * Bumped whenever the meaning of a stored partial changes (SCALE, a field): a stored partial of
  * another format must be recomputed from its trades, never merged.
  */
-export const PARTIAL_FORMAT = 1;
+export const PARTIAL_FORMAT = 2;
+
+/**
+ * The version of the rules behind the stored metrics (their fields and how each is computed).
+ * Bumped whenever a stored figure changes meaning or a field is added: a target whose recorded
+ * version is older (or, written before versions were recorded, has none) recomputes every
+ * customer's stored metrics once by itself (src/sync/rules.ts).
+ */
+export const METRICS_RULES = 1;
 
 /** A fixed-scale sum (10^-4 đồng or days, times SCALE): |exact - sum| < inexact. */
 export interface PartialSum {
@@ -63,6 +83,13 @@ export interface HoldingPartial extends Counts {
   loss_pnl: PartialSum;
   win_days: PartialSum;
   loss_days: PartialSum;
+  /** Realized P&L by average cost (DESIGN §6.1), fixed scale. */
+  average_cost_pnl: PartialSum;
+  /**
+   * Where the holding's average cost stands (shares, cost), so a later day continues from it;
+   * null in a customer's merge, where it means nothing.
+   */
+  average_cost: StoredAverageCost | null;
   /** The holding's best five wins and worst five losses, ranked. */
   top_wins: PartialDeal[];
   top_losses: PartialDeal[];
@@ -79,9 +106,20 @@ export interface HoldingPartial extends Counts {
  * - `min`, `max`: of date strings, nulls ignored;
  * - `fixed`: a PartialSum, sums and inexact counts added;
  * - `counts by month`, `fixed by month`: the same per key of an object;
- * - `deals`: the lists put together (mergePartials ranks them and keeps the top five).
+ * - `deals`: the lists put together (mergePartials ranks them and keeps the top five);
+ * - `holding`: one holding's own state, null in a merge.
  */
-export type MergeRule = "format" | "count" | "amount" | "min" | "max" | "fixed" | "counts by month" | "fixed by month" | "deals";
+export type MergeRule =
+  | "format"
+  | "count"
+  | "amount"
+  | "min"
+  | "max"
+  | "fixed"
+  | "counts by month"
+  | "fixed by month"
+  | "deals"
+  | "holding";
 
 export const PARTIAL_MERGE = {
   format: "format",
@@ -103,16 +141,19 @@ export const PARTIAL_MERGE = {
   loss_pnl: "fixed",
   win_days: "fixed",
   loss_days: "fixed",
+  average_cost_pnl: "fixed",
+  average_cost: "holding",
   top_wins: "deals",
   top_losses: "deals",
 } as const satisfies Record<keyof HoldingPartial, MergeRule>;
 
-/** The partial of ONE holding's trades, in any order. */
-export function holdingPartial(trades: readonly TradeInput[]): HoldingPartial {
+/** The partial of ONE holding's trades and share credits, in any order. */
+export function holdingPartial(trades: readonly TradeInput[], credits: readonly CreditInput[] = []): HoldingPartial {
   const agg = emptyAggregate();
   const parsed = trades.map(parseTrade);
   addTransactions(agg, parsed);
-  addHolding(agg, parsed);
+  agg.average = noAverageCost();
+  addHolding(agg, parsed, undefined, undefined, { credits: credits.map(parseCredit), average: agg.average });
   return toPartial(agg);
 }
 
@@ -155,6 +196,11 @@ export interface ResumePoint extends HoldingPoint {
 export interface Continued extends HoldingPoint {
   /** The lots these trades opened that are still open; lots before them stay open unless `consumed` passed their end. */
   opened: PlacedLot[];
+  /**
+   * True when a share credit changed the open lots: then `opened` is every open lot, placed
+   * again from the head, and replaces the lots stored before.
+   */
+  relaid: boolean;
 }
 
 /** The shares `trades` sell: how far past the FIFO head their matching can reach. */
@@ -165,36 +211,54 @@ export const soldShares = (trades: readonly TradeInput[]): number =>
 export const lotsReached = (position: LotsPosition, sold: number) => (lot: PlacedLot) => lot.at < position.consumed + sold;
 
 /**
- * The holding after `from` (null: nothing yet) and its trades dated after `from.through` (with
- * `from` null: all its trades). Its partial equals holdingPartial over the whole history; its
- * `through` is the latest trade date, so trades a later day appends continue from it, reading
- * only that day. Null when the holding has no trades at all.
+ * The holding after `from` (null: nothing yet) and its trades and share credits dated after
+ * `from.through` (with `from` null: all of them). Its partial equals holdingPartial over the
+ * whole history; its `through` is the latest trade or credit date, so what a later day appends
+ * continues from it, reading only that day. A credit spreads over every open lot, so with
+ * credits `from.head` must hold every open lot (a credit dated before `through` needs the
+ * holding recomputed from the start). Null when the holding has no trades at all.
  */
-export function continuePartial(from: ResumePoint | null, trades: readonly TradeInput[]): Continued | null {
-  if (trades.length === 0) {
+export function continuePartial(
+  from: ResumePoint | null,
+  trades: readonly TradeInput[],
+  credits: readonly CreditInput[] = [],
+): Continued | null {
+  if (trades.length === 0 && (credits.length === 0 || !from)) {
     return from && from.partial.transactions > 0
-      ? { through: from.through, partial: from.partial, position: from.position, opened: [] }
+      ? { through: from.through, partial: from.partial, position: from.position, opened: [], relaid: false }
       : null;
   }
   const parsed = trades.map(parseTrade);
   if (!inFifoOrder(parsed)) parsed.sort(fifoOrder);
-  const first = (parsed[0] as ParsedTrade).trade_date;
-  if (from && first <= from.through) {
-    throw new RangeError(`A trade dated ${first} is already in the partial through ${from.through}`);
+  const parsedCredits = sortedCredits(credits.map(parseCredit));
+  const firstTrade = parsed[0]?.trade_date;
+  const firstCredit = parsedCredits[0]?.ex_date;
+  const first = firstTrade === undefined || (firstCredit !== undefined && firstCredit < firstTrade) ? firstCredit : firstTrade;
+  if (from && first !== undefined && first <= from.through) {
+    throw new RangeError(`A trade or credit dated ${first} is already in the partial through ${from.through}`);
   }
   const { consumed, opened } = from?.position ?? { consumed: 0, opened: 0 };
   const head = from?.head ?? [];
   const sold = soldShares(trades);
   const last = head[head.length - 1];
+  const given = last ? last.at + last.lot[0] : consumed;
   // The sells must not reach a lot that was not given: they would match the new buys instead.
-  if (Math.min(consumed + sold, opened) > (last ? last.at + last.lot[0] : consumed)) {
+  if (Math.min(consumed + sold, opened) > given) {
     throw new RangeError(`The lots given end before the ${sold} shares sold after ${consumed} of ${opened}`);
   }
+  if (parsedCredits.length > 0 && given < opened) {
+    throw new RangeError(`A share credit spreads over every open lot; the lots given end at ${given} of ${opened}`);
+  }
   const agg = from ? fromPartial(from.partial) : emptyAggregate();
+  agg.average ??= noAverageCost();
   const queue: OpenLots = { used: head.length ? consumed - (head[0] as PlacedLot).at : 0, lots: head.map((l) => l.lot) };
   addTransactions(agg, parsed);
-  addHolding(agg, parsed, undefined, queue);
+  addHolding(agg, parsed, undefined, queue, { credits: parsedCredits, average: agg.average });
   const partial = toPartial(agg);
+  const lastTrade = parsed[parsed.length - 1]?.trade_date ?? from?.through ?? "";
+  const lastCredit = (parsedCredits[parsedCredits.length - 1] as ParsedCredit | undefined)?.ex_date ?? "";
+  // Dates as text compare in order (Math.max would not take them).
+  const through = [lastTrade, lastCredit].sort()[1] as string;
 
   // Each buy opens a lot at the end of the stream; each sold share takes one from the head,
   // unless none was left (an unmatched sell).
@@ -207,25 +271,41 @@ export function continuePartial(from: ResumePoint | null, trades: readonly Trade
     }
   }
   const unmatched = partial.unmatched_sell_quantity - (from?.partial.unmatched_sell_quantity ?? 0);
-  const now: LotsPosition = { consumed: consumed + sold - unmatched, opened: end };
+  const taken = consumed + sold - unmatched;
+  if (parsedCredits.length > 0) {
+    // The credits changed lots' shares, so the stream of shares is laid out again from the head.
+    let at = taken - queue.used;
+    const placed = queue.lots.map((lot) => {
+      const p = { at, lot };
+      at += lot[0];
+      return p;
+    });
+    return { through, partial, position: { consumed: taken, opened: at }, opened: placed, relaid: true };
+  }
+  const now: LotsPosition = { consumed: taken, opened: end };
   // The buys still open are the queue's last lots, whose entries carry their exact cost and day.
   const open = bought.filter((b) => b.at + b.shares > now.consumed);
   const tail = queue.lots.slice(queue.lots.length - open.length);
   return {
-    through: (parsed[parsed.length - 1] as ParsedTrade).trade_date,
+    through,
     partial,
     position: now,
     opened: open.map((b, i) => ({ at: b.at, lot: tail[i] as OpenLot })),
+    relaid: false,
   };
 }
 
 /**
- * A customer's metrics from its holdings' partials; equal to computeMetrics over all their
- * trades whenever it is not null. Null means a figure lies within the fixed scale's error of a
- * rounding boundary: only the deals can settle it, so the caller runs computeMetrics.
+ * A customer's metrics from its holdings' partials and its cash dividends' sums; equal to
+ * computeMetrics over all their trades whenever it is not null. Null means a figure lies within
+ * the fixed scale's error of a rounding boundary: only the deals can settle it, so the caller
+ * runs computeMetrics.
  */
-export function mergePartials(partials: readonly HoldingPartial[]): CustomerMetrics | null {
-  return finish(mergedAggregate(partials));
+export function mergePartials(
+  partials: readonly HoldingPartial[],
+  dividends: DividendSums = NO_DIVIDENDS,
+): CustomerMetrics | null {
+  return finish(mergedAggregate(partials), undefined, dividends);
 }
 
 /**
@@ -271,7 +351,8 @@ export function adjustMerge(merged: HoldingPartial, changes: readonly HoldingCha
 function replaceIn(c: Aggregate, old: Aggregate, now: Aggregate): boolean {
   for (const key of ["transactions", "deals", "wins", "losses", "unmatched"] as const) c[key] += now[key] - old[key];
   for (const key of ["buyValue", "sellValue", "buyFee", "sellFee", "tax"] as const) c[key] += now[key] - old[key];
-  for (const key of ["winPnl", "lossPnl", "winDays", "lossDays"] as const) c[key] = moved(c[key], old[key], now[key]);
+  for (const key of ["winPnl", "lossPnl", "winDays", "lossDays", "averagePnl"] as const)
+    c[key] = moved(c[key], old[key], now[key]);
 
   const from = extreme(c.from, old.from, now.from, (a, b) => a < b);
   const to = extreme(c.to, old.to, now.to, (a, b) => a > b);
@@ -354,13 +435,18 @@ function replaceTop(merged: TopDeal[], before: TopDeal[], after: TopDeal[], wins
 
 function toPartial(agg: Aggregate): HoldingPartial {
   const sum = (s: FixedSum): PartialSum => ({ sum: scaledTotal(s).toString(), inexact: s.inexact });
-  const deal = (d: TopDeal): PartialDeal => ({
-    pnl: [d.num.toString(), d.den.toString()],
-    days: [d.shareDays, d.matched],
-    sell_date: d.sell_date,
-    stock_code: d.stock_code,
-    sell_id: d.sell_id,
-  });
+  const deal = (d: TopDeal): PartialDeal => {
+    // Reduced, so one deal stores alike however its lots were split: a customer's adjusted merge
+    // and the merge of every holding again then hold the same text (src/sync/metrics.ts).
+    const g = gcd(d.num < 0n ? -d.num : d.num, d.den);
+    return {
+      pnl: [(d.num / g).toString(), (d.den / g).toString()],
+      days: [d.shareDays, d.matched],
+      sell_date: d.sell_date,
+      stock_code: d.stock_code,
+      sell_id: d.sell_id,
+    };
+  };
   return {
     format: PARTIAL_FORMAT,
     transactions: agg.transactions,
@@ -381,6 +467,8 @@ function toPartial(agg: Aggregate): HoldingPartial {
     loss_pnl: sum(agg.lossPnl),
     win_days: sum(agg.winDays),
     loss_days: sum(agg.lossDays),
+    average_cost_pnl: sum(agg.averagePnl),
+    average_cost: agg.average ? storeAverageCost(agg.average) : null,
     top_wins: agg.topWins.map(deal),
     top_losses: agg.topLosses.map(deal),
   };
@@ -420,6 +508,8 @@ function fromPartial(p: HoldingPartial): Aggregate {
     lossPnl: sum(p.loss_pnl),
     winDays: sum(p.win_days),
     lossDays: sum(p.loss_days),
+    averagePnl: sum(p.average_cost_pnl),
+    average: p.average_cost ? loadAverageCost(p.average_cost) : null,
     topWins: p.top_wins.map(deal),
     topLosses: p.top_losses.map(deal),
   };

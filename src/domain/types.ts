@@ -19,6 +19,19 @@ export interface TradeInput {
   personal_tax: string;
 }
 
+/**
+ * A share credit (DESIGN §6.1: stock dividend, bonus shares, split): `quantity` shares received
+ * without payment by one account in one stock, from `ex_date`. A row of the target
+ * `corporate_actions` table of type `share_dividend`.
+ */
+export interface CreditInput {
+  id: string;
+  account_id: string;
+  stock_code: string;
+  ex_date: string; // YYYY-MM-DD
+  quantity: number;
+}
+
 export interface Stats {
   total_buy_value: Decimal;
   total_sell_value: Decimal;
@@ -26,8 +39,17 @@ export interface Stats {
   total_sell_fee: Decimal;
   total_tax: Decimal;
   realized_pnl: Decimal;
+  /** Realized P&L by moving average cost per holding, as Vietnamese brokers print it (DESIGN §6.1). */
+  realized_pnl_average_cost: Decimal;
   transaction_count: number;
   date_range: { from: string | null; to: string | null };
+  /** Cash dividends received (DESIGN §6.1): income, in no trading figure. net = gross - tax. */
+  dividends: { count: number; gross: Decimal; tax: Decimal; net: Decimal };
+  /**
+   * As stored: realized_pnl_average_cost + dividends.net, rounded once from the exact parts.
+   * Served with the valuation's unrealized P&L added (src/db/queries/valuation.ts, DESIGN §6.1).
+   */
+  total_return: Decimal;
 }
 
 export interface Deal {

@@ -53,3 +53,9 @@ export function toNumber(scaled: bigint, places: number): number {
   const cut = digits.length - places;
   return Number(`${negative ? "-" : ""}${digits.slice(0, cut)}.${digits.slice(cut)}`);
 }
+
+/** Greatest common divisor of a >= 0 and b >= 0, for keeping fractions reduced. */
+export function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}

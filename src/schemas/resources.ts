@@ -160,10 +160,29 @@ export const Stats = z
     total_sell_fee: money(1470000),
     total_tax: money(980000),
     realized_pnl: money(45230000),
+    realized_pnl_average_cost: money(44870000).openapi({
+      description:
+        "Realized P&L by weighted average cost per account and stock (fees and taxes of buys in the cost; share credits add shares at no cost), the figure Vietnamese brokers print; `realized_pnl` matches lots first in, first out, so the two differ whenever a holding was bought at several prices",
+    }),
     transaction_count: count().openapi({ example: 128 }),
     date_range: z
       .strictObject({ from: date.nullable(), to: date.nullable() })
       .openapi({ description: "First and last trade date; both null without trades" }),
+    dividends: z
+      .strictObject({
+        count: count().openapi({ example: 4 }),
+        gross: money(2500000),
+        tax: money(125000),
+        net: money(2375000),
+      })
+      .openapi({
+        description:
+          "Cash dividends received in the customer's accounts, whatever their pay date: income, never in `realized_pnl` or `total_fee_tax`; `net` = `gross` - `tax` (withheld)",
+      }),
+    total_return: money(47245000).openapi({
+      description:
+        "`realized_pnl_average_cost` + `valuation.unrealized_pnl` + `dividends.net`, read with the latest closes: the realized and dividend parts are added exactly and rounded once, then `valuation.unrealized_pnl` (itself rounded once) is added, so it may differ by 0.01 from the sum of the three rounded figures and from one rounding of all three exact parts. Holdings without a market price add nothing to the unrealized part",
+    }),
     valuation: valuationSchema(),
   })
   .openapi("Stats", {

@@ -40,12 +40,16 @@ import {
   PARTIAL_FORMAT,
   PARTIAL_MERGE,
   type PlacedLot,
+  type CreditInput,
+  type DividendSums,
+  NO_DIVIDENDS,
   type ResumePoint,
   type TradeInput,
 } from "../domain";
 import type { Budget } from "./budget";
 import { effect, int, manyRows, text, textOrNull, type SyncDatabase } from "./database";
 import { renewLease } from "./lease";
+import { parseUnits } from "../domain/units";
 
 export interface MetricsOutcome {
   /** Holdings whose partials were recomputed. */
@@ -92,6 +96,20 @@ function parseTrades(json: string): TradeInput[] {
   );
 }
 
+/** A share credit as one compact JSON array (DESIGN §6.1): what FIFO needs of a corporate action. */
+const creditTuple = (c: string) => `json_build_array(${c}.id, ${c}.account_id, ${c}.stock_code, ${c}.ex_date, ${c}.quantity)`;
+type CreditTuple = [string, string, string, string, number];
+
+function parseCredits(json: string): CreditInput[] {
+  return (JSON.parse(json) as CreditTuple[]).map(([id, account_id, stock_code, ex_date, quantity]) => ({
+    id,
+    account_id,
+    stock_code,
+    ex_date,
+    quantity,
+  }));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Holdings
 
@@ -105,6 +123,8 @@ interface PendingHolding {
   resume: ResumePoint | null;
   /** Its accepted, live trades: those dated after the resume point, or all of them. */
   trades: TradeInput[];
+  /** Its accepted, live share credits, dated after the resume point or all, like its trades. */
+  credits: CreditInput[];
 }
 
 interface Batch<T> {
@@ -128,6 +148,9 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
   // One index range scan (transactions_holding_idx) after the resume point's date, or from the start.
   const holdingTrades = `from transactions t where t.account_id = p.account_id and t.stock_code = p.stock_code
     and t.trade_date > coalesce(p.after, '-infinity'::date) and ${live("t")}`;
+  // Its share credits the same way (corporate_actions_holding_idx).
+  const holdingCredits = `from corporate_actions c where c.account_id = p.account_id and c.stock_code = p.stock_code
+    and c.type = 'share_dividend' and c.ex_date > coalesce(p.after, '-infinity'::date) and ${live("c")}`;
   const [rows] = await target.run([
     manyRows(
       target.sql.query(
@@ -146,7 +169,7 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
          ),
          -- The trades to read and the shares they sell, in one scan.
          counted as (
-           select p.*, n.trades, n.sold from candidates p, lateral (
+           select p.*, n.trades, n.sold, exists (select ${holdingCredits}) as credited from candidates p, lateral (
              select count(*) as trades, coalesce(sum(t.quantity) filter (where t.type = 'sell' and t.quantity > 0), 0) as sold
              ${holdingTrades}
            ) n
@@ -158,13 +181,15 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
            case when p.after is not null then p.partial::text end as partial,
            -- Share counts pass 2^31 but not 2^53: a double carries them exactly, where bigint comes as text.
            p.consumed::float8 as consumed, p.opened::float8 as opened,
-           -- The open lots from the head up to where the new sells can reach (lotsReached).
+           -- The open lots from the head up to where the new sells can reach (lotsReached), or
+           -- all of them when a share credit spreads over them.
            case when p.after is not null then (
              select coalesce(json_agg(json_build_object('at', l.at, 'lot', l.lot) order by l.at), '[]')::text
              from ${HOLDING_LOTS} l where l.account_id = p.account_id and l.stock_code = p.stock_code
-               and l.at < p.consumed + p.sold
+               and (p.credited or l.at < p.consumed + p.sold)
            ) end as head,
-           (select coalesce(json_agg(${TRADE_TUPLE}), '[]')::text ${holdingTrades}) as trades
+           (select coalesce(json_agg(${TRADE_TUPLE}), '[]')::text ${holdingTrades}) as trades,
+           (select coalesce(json_agg(${creditTuple("c")}), '[]')::text ${holdingCredits}) as credits
          from sized p where p.upto - p.trades < $2
          order by p.account_id, p.stock_code`,
         [MAX_HOLDINGS, maxTrades, PARTIAL_FORMAT, after?.[0] ?? null, after?.[1] ?? null],
@@ -185,6 +210,7 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
                   head: JSON.parse(text(r.head)) as PlacedLot[],
                 },
           trades: parseTrades(text(r.trades)),
+          credits: parseCredits(text(r.credits)),
         },
       }),
     ),
@@ -198,7 +224,7 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
  * of them when it was recomputed whole) and adds the lots its trades opened.
  */
 async function storeHoldings(target: SyncDatabase, holder: string, batch: PendingHolding[]): Promise<void> {
-  const points = batch.map((h) => ({ holding: h, point: continuePartial(h.resume, h.trades) }));
+  const points = batch.map((h) => ({ holding: h, point: continuePartial(h.resume, h.trades, h.credits) }));
   // A holding left without trades has no partial and no lots.
   const computed = points.flatMap(({ holding: h, point }) =>
     point
@@ -208,8 +234,9 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
   const closed = points.map(({ holding: h, point }) => ({
     account_id: h.accountId,
     stock_code: h.stockCode,
-    // Lots ending where the head stands now are closed; a holding recomputed whole keeps none of its old ones.
-    upto: h.resume && point ? point.position.consumed : Number.MAX_SAFE_INTEGER,
+    // Lots ending where the head stands now are closed; a holding recomputed whole, or whose lots
+    // a share credit laid out again, keeps none of its old ones.
+    upto: h.resume && point && !point.relaid ? point.position.consumed : Number.MAX_SAFE_INTEGER,
   }));
   // One entry per holding, its lots as [at, lot] pairs: a holding recomputed whole can open thousands.
   const opened = points.flatMap(({ holding: h, point }) =>
@@ -317,6 +344,8 @@ function mergeField(field: string, rule: MergeRule): string {
         select e.key, ${fixed("e.value")} as total from parts, jsonb_each(parts.p -> ${f}) e group by e.key) m)`;
     case "deals":
       return `(select coalesce(json_agg(d), '[]') from parts, jsonb_array_elements(parts.p -> ${f}) d)`;
+    case "holding":
+      return "null";
   }
 }
 
@@ -450,7 +479,10 @@ async function loadSums(target: SyncDatabase, customers: string[]): Promise<Map<
 }
 
 /** The exact path, for the customers whose merge cannot decide a figure: their served trades. */
-async function loadServedTrades(target: SyncDatabase, customers: string[]): Promise<Map<string, TradeInput[]>> {
+async function loadServedTrades(
+  target: SyncDatabase,
+  customers: string[],
+): Promise<Map<string, { trades: TradeInput[]; credits: CreditInput[] }>> {
   if (!customers.length) return new Map();
   const [rows] = await target.run([
     manyRows(
@@ -459,11 +491,37 @@ async function loadServedTrades(target: SyncDatabase, customers: string[]): Prom
            select coalesce(json_agg(${TRADE_TUPLE}), '[]')::text
            from transactions t join accounts a on a.id = t.account_id
            where t.customer_id = c.id and ${live("t")} and ${servedAccount("a", "c.id")}
-         ) as trades
+         ) as trades, (
+           select coalesce(json_agg(${creditTuple("c2")}), '[]')::text
+           from corporate_actions c2 join accounts a on a.id = c2.account_id
+           where c2.type = 'share_dividend' and ${live("c2")} and ${servedAccount("a", "c.id")}
+         ) as credits
          from customers c where c.id = any($1::uuid[])`,
         [customers],
       ),
-      (r) => [text(r.id), parseTrades(text(r.trades))] as const,
+      (r) => [text(r.id), { trades: parseTrades(text(r.trades)), credits: parseCredits(text(r.credits)) }] as const,
+    ),
+  ]);
+  return new Map(rows);
+}
+
+/**
+ * Each customer's served cash dividends, summed exactly in the target (DESIGN §6.1): they belong
+ * to no holding's partial, since a dividend may come for shares no trade in the data bought.
+ */
+async function loadDividends(target: SyncDatabase, customers: string[]): Promise<Map<string, DividendSums>> {
+  if (!customers.length) return new Map();
+  const [rows] = await target.run([
+    manyRows(
+      target.sql.query(
+        `select c.id, s.count, s.gross, s.tax from unnest($1::uuid[]) as c(id), lateral (
+           select count(*)::int as count, coalesce(sum(d.gross_amount), 0)::text as gross, coalesce(sum(d.tax), 0)::text as tax
+           from corporate_actions d join accounts a on a.id = d.account_id
+           where d.type = 'cash_dividend' and ${live("d")} and ${servedAccount("a", "c.id")}
+         ) s`,
+        [customers],
+      ),
+      (r) => [text(r.id), { count: int(r.count), gross: parseUnits(text(r.gross)), tax: parseUnits(text(r.tax)) }] as const,
     ),
   ]);
   return new Map(rows);
@@ -482,9 +540,16 @@ async function storeCustomers(target: SyncDatabase, holder: string, batch: Pendi
   const unadjusted = present.filter((c) => c.adjust && merges.get(c.id) === null).map((c) => c.id);
   for (const [id, sum] of await loadSums(target, unadjusted)) merges.set(id, combined(sum));
   // Without a merge (a partial of another format), or when a figure is undecided, the deals decide.
-  const metrics = new Map([...merges].map(([id, merge]) => [id, merge && mergePartials([merge])]));
+  const dividends = await loadDividends(
+    target,
+    present.map((c) => c.id),
+  );
+  const received = (id: string) => dividends.get(id) ?? NO_DIVIDENDS;
+  const metrics = new Map([...merges].map(([id, merge]) => [id, merge && mergePartials([merge], received(id))]));
   const undecided = [...metrics].filter(([, m]) => m === null).map(([id]) => id);
-  for (const [id, trades] of await loadServedTrades(target, undecided)) metrics.set(id, computeMetrics(trades));
+  for (const [id, { trades, credits }] of await loadServedTrades(target, undecided)) {
+    metrics.set(id, computeMetrics(trades, credits, received(id)));
+  }
   const rows = [...metrics].map(([customer_id, m]) => ({ customer_id, ...m!, partial: merges.get(customer_id) }));
   const ids = batch.map((c) => c.id);
   await target.run([

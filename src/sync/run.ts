@@ -19,6 +19,7 @@ import { sourceDatabase, targetDatabase, type SyncDatabase } from "./database";
 import { LeaseHeldError, SourceUnavailableError } from "./errors";
 import { countHeld } from "./held";
 import { recordDied, recordEnd, recordStart, type Outcome } from "./history";
+import { upgradeMetricsRules } from "./rules";
 import { acquireLease, isLeaseLost, leaseExpiry, releaseLease, renewLease } from "./lease";
 import { recomputePending } from "./metrics";
 import { refreshLatestPrices } from "./prices";
@@ -75,9 +76,11 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     tally: new Tally(),
   };
   const { sql } = run.target;
-  const [taken, lease, , , , startOf] = await run.target.run([
+  const [taken, lease, , , , , startOf] = await run.target.run([
     acquireLease(sql, run.id),
     leaseExpiry(sql),
+    // After the lease: only the run that holds it records a new rules version.
+    upgradeMetricsRules(sql, run.id),
     recordDied(sql, run.id),
     recordStart(sql, run.id, options.trigger, options.mode),
     requestReconciliation(sql, run.id, options.trigger, options.mode === "full", options.requestEvenIfBusy ?? false),

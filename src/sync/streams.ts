@@ -143,6 +143,23 @@ export const STREAMS: readonly Stream[] = [
     customersOf: (r) => customerOfAccount(`any(array(select account_id from ${r}))`),
     holdingsOf: (r) => `select account_id, stock_code, trade_date from ${r}`,
   },
+  // What each account received (DESIGN §6.1, §7): owned by its account, like its trades.
+  {
+    ...fromSource("corporate_actions"),
+    rules: [
+      stockCode,
+      { fails: "type = 'share_dividend' and quantity <= 0", reason: "share credit quantity is not positive" },
+      { fails: "type = 'share_dividend' and (gross_amount <> 0 or tax <> 0)", reason: "share credit carries cash or tax" },
+      { fails: "type = 'cash_dividend' and quantity < 0", reason: "cash dividend quantity is negative" },
+      { fails: "type = 'cash_dividend' and gross_amount < 0", reason: "cash dividend gross_amount is negative" },
+      { fails: "type = 'cash_dividend' and tax < 0", reason: "cash dividend tax is negative" },
+      { fails: "type = 'cash_dividend' and tax > gross_amount", reason: "cash dividend tax is above its gross_amount" },
+      { fails: "pay_date < ex_date", reason: "pay_date is before ex_date" },
+    ],
+    customersOf: (r) => customerOfAccount(`any(array(select account_id from ${r}))`),
+    // A share credit changes its holding's FIFO lots from its ex_date on.
+    holdingsOf: (r) => `select account_id, stock_code, ex_date from ${r} where type = 'share_dividend'`,
+  },
   // Closes: a reference no customer owns. A price is a valuation, never P&L: a change only
   // marks its stock's latest close for refreshing, and touches no customer's stored metrics.
   {

@@ -19,7 +19,9 @@ describe("GET /api/aggregate/:slug", () => {
     const { dbs, customer, expected } = await withInvestor();
     await dbs.target`delete from customer_metrics where customer_id = ${customer.id}`;
     const body = await getValid(dbs.env, `/api/aggregate/${customer.slug}`, AggregateResponse);
-    expect(body.data.stats).toEqual({ ...EMPTY_METRICS.stats, valuation: expected.stats.valuation });
+    // With nothing realized, the total return is the valuation's unrealized P&L.
+    const { valuation } = expected.stats;
+    expect(body.data.stats).toEqual({ ...EMPTY_METRICS.stats, total_return: valuation.unrealized_pnl, valuation });
     expect(body.data.analytics).toEqual(EMPTY_METRICS.analytics);
   });
 

@@ -277,8 +277,13 @@ export function investorFixture() {
       total_sell_fee: 237,
       total_tax: 15800,
       realized_pnl: 783738,
+      // Each holding sold what one buy bought, so its average cost is that buy's: as FIFO.
+      realized_pnl_average_cost: 783738,
       transaction_count: 6,
       date_range: { from: "2024-01-05", to: "2024-03-01" },
+      dividends: { count: 0, gross: 0, tax: 0, net: 0 },
+      // 783,738 realized by average cost, no dividends, plus the 6,382,080.23 unrealized.
+      total_return: 7165818.23,
       // 36,150,166.65 worth against the 29,768,086.42 the two FPT holdings cost; VNM unpriced.
       valuation: {
         as_of: "2024-06-28",

@@ -29,8 +29,11 @@ describe.each([
     const { dbs, customer, expected } = await withInvestor();
     await dbs.target`delete from customer_metrics where customer_id = ${customer.id}`;
     const body = await getValid(dbs.env, `/api/${endpoint}/${customer.slug}`, schema);
-    // The valuation is read from the holdings and their closes, which are there already.
-    const data = metric === "stats" ? { ...EMPTY_METRICS.stats, valuation: expected.stats.valuation } : EMPTY_METRICS[metric];
+    // The valuation is read from the holdings and their closes, which are there already; with
+    // nothing realized, the total return is its unrealized P&L.
+    const { valuation } = expected.stats;
+    const data =
+      metric === "stats" ? { ...EMPTY_METRICS.stats, total_return: valuation.unrealized_pnl, valuation } : EMPTY_METRICS[metric];
     expect(body).toEqual({ success: true, data });
     expect(EMPTY_METRICS).toEqual(computeMetrics([]));
   });

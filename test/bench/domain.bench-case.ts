@@ -42,7 +42,7 @@ export function runDomainBenchmark(): DomainBenchmark {
     const key = `h${i % 200}`;
     holdings.set(key, [...(holdings.get(key) ?? []), { ...t, account_id: key }]);
   }
-  const partials = JSON.parse(JSON.stringify([...holdings.values()].map(holdingPartial))) as HoldingPartial[];
+  const partials = JSON.parse(JSON.stringify([...holdings.values()].map((own) => holdingPartial(own)))) as HoldingPartial[];
   mergePartials(partials);
   const mergeMs = median(time(() => (sink += mergePartials(partials)?.stats.transaction_count ?? 0)));
   return { trades: trades.length, computeMs, floorMs, worstMs, worstFloorMs, partialMs, mergeMs };

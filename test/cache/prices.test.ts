@@ -49,8 +49,11 @@ describe("a price day", () => {
     const after = (await client.get(`/api/aggregate/${slug}`)).body.data;
     expect(after.portfolio[0]).toMatchObject({ stock_code: "FPT", market_price: 125000.25, price_date: "2024-06-28" });
     expect(after.stats.valuation).toMatchObject({ as_of: "2024-06-28", market_value: 12500025, unrealized_pnl: 2485025 });
-    // The stored metrics did not move: a price is a valuation, not P&L.
-    expect({ ...after.stats, valuation: null }).toEqual({ ...before.stats, valuation: null });
+    // The stored metrics did not move: a price is a valuation, not P&L. The total return, read
+    // with the valuation, moves by the 12,500,025 - 12,000,050 the holding's value moved.
+    const stored = (stats: typeof before.stats) => ({ ...stats, valuation: null, total_return: null });
+    expect(stored(after.stats)).toEqual(stored(before.stats));
+    expect(after.stats.total_return).toBe(before.stats.total_return + 499975);
     expect(after.analytics).toEqual(before.analytics);
     // And the new answers are cached again.
     for (const path of valued) expect(await client.counted(path), path).toMatchObject({ cache: "HIT", trips: 0 });

@@ -5,7 +5,7 @@
  * many equal deals.
  */
 import fc from "fast-check";
-import type { TradeInput } from "../../src/domain";
+import type { CreditInput, DividendInput, TradeInput } from "../../src/domain";
 import { ACCOUNT_A, ACCOUNT_B, tradeId } from "./trades";
 
 /** How many books each property sees: VITE_PNL_BOOKS=100000 for the long run. */
@@ -199,3 +199,47 @@ export const realisticBook = fc
       }),
     ),
   );
+
+/** A uuid for the nth credit of a book, apart from trade ids. */
+export const creditId = (n: number) => `cccccccc-0000-4000-8000-${String(n).padStart(12, "0")}`;
+
+/**
+ * Share credits for a book (DESIGN §6.1): on random dates, on the dates of its trades (a buy's
+ * and a sell's), before any trade, several on one date; quantities small, round, prime and at
+ * the integer limit, so remainders tie and lots pass 2^31 shares.
+ */
+const creditsFor = (trades: readonly TradeInput[]): fc.Arbitrary<CreditInput[]> => {
+  const tradeDates = [...new Set(trades.map((t) => t.trade_date))];
+  return fc
+    .array(
+      fc.record({
+        account_id: account,
+        stock_code: stock,
+        ex_date: fc.oneof(
+          date,
+          tradeDates.length ? fc.constantFrom(...tradeDates) : date,
+          fc.integer({ min: -3, max: -1 }).map(dateOf),
+        ),
+        quantity: fc.oneof(fc.integer({ min: 1, max: 12 }), fc.constantFrom(20, 100, 1_000), fc.constantFrom(...PRIMES)),
+        twice: fc.boolean(),
+      }),
+      { maxLength: 5 },
+    )
+    .map((rows) =>
+      rows
+        .flatMap(({ twice, ...c }) => (twice ? [c, { ...c, quantity: 1 }] : [c]))
+        .map((c, i) => ({ ...c, id: creditId(i + 1) })),
+    );
+};
+
+/** A book and share credits on its holdings. */
+export const withCredits = (book: fc.Arbitrary<TradeInput[]>): fc.Arbitrary<[TradeInput[], CreditInput[]]> =>
+  book.chain((trades) => fc.tuple(fc.constant(trades), creditsFor(trades)));
+
+/** Cash dividends: amounts up to the schema's limit, tax from none to all of it (DESIGN §6.1). */
+export const dividends: fc.Arbitrary<DividendInput[]> = fc.array(
+  fc
+    .tuple(amount, fc.bigInt({ min: 0n, max: 100n }))
+    .map(([gross, percent]) => ({ gross_amount: units(gross), tax: units((gross * percent) / 100n) })),
+  { maxLength: 4 },
+);

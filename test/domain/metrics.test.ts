@@ -24,8 +24,12 @@ describe("computeMetrics", () => {
         total_sell_fee: 54000,
         total_tax: 36000,
         realized_pnl: 3361250,
+        // Average cost: 2,000 shares for 45,067,500, so 1,500 cost 33,800,625; 35,910,000 less that.
+        realized_pnl_average_cost: 2109375,
         transaction_count: 3,
         date_range: { from: "2024-01-02", to: "2024-03-01" },
+        dividends: { count: 0, gross: 0, tax: 0, net: 0 },
+        total_return: 2109375,
       },
       analytics: {
         summary: {
@@ -90,8 +94,14 @@ describe("computeMetrics", () => {
         total_sell_fee: 112769.63, // 50,400 + 17,250 + 10,469.5 + 10,200 + 10,350 + 14,100.125 = 112,769.625
         total_tax: 76030, // 33,600 + 11,500 + 7,830 + 6,800 + 6,900 + 9,400
         realized_pnl: 2376699.63, // 3,270,700 - 928,950 + 0 + 172,700 - 137,750.375 = 2,376,699.625
+        // A HPG: 1,500 shares for 38,057,000; D1 takes 1,200 of them, 30,445,600: +3,070,400; D2
+        // matches the 300 left, 7,611,400: 6,882,750 - 7,611,400 = -728,650. Every share either
+        // holding bought was sold, so the total equals FIFO's; the deals do not.
+        realized_pnl_average_cost: 2376699.63,
         transaction_count: 11,
         date_range: { from: "2024-01-02", to: "2024-05-02" },
+        dividends: { count: 0, gross: 0, tax: 0, net: 0 },
+        total_return: 2376699.63,
       },
       analytics: {
         summary: {
@@ -133,8 +143,11 @@ describe("computeMetrics", () => {
         total_sell_fee: 0,
         total_tax: 0,
         realized_pnl: 0,
+        realized_pnl_average_cost: 0,
         transaction_count: 0,
         date_range: { from: null, to: null },
+        dividends: { count: 0, gross: 0, tax: 0, net: 0 },
+        total_return: 0,
       },
       analytics: {
         summary: {

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   type Continued,
+  type CreditInput,
   type HoldingChange,
   type HoldingPartial,
   type PlacedLot,
@@ -15,8 +16,9 @@ import {
   lotsReached,
   mergePartials,
   soldShares,
+  sumDividends,
 } from "../../src/domain";
-import { BOOKS, edgeBook, realisticBook, units } from "./books";
+import { BOOKS, dividends, edgeBook, realisticBook, units, withCredits } from "./books";
 import { referenceMetrics } from "./reference";
 import { byHolding, tradeFactory } from "./trades";
 
@@ -41,6 +43,15 @@ describe("computeMetrics against the exact reference", () => {
     );
   });
 
+  it("equals the reference with share credits on the books' holdings, before, between and on trade dates", () => {
+    fc.assert(
+      fc.property(withCredits(books), dividends, ([trades, credits], cash) => {
+        expect(computeMetrics(trades, credits, cash)).toEqual(referenceMetrics(trades, credits, cash));
+      }),
+      { numRuns: BOOKS },
+    );
+  });
+
   it("does not depend on the order of its input", () => {
     const shuffled = books.chain((trades) =>
       fc.tuple(fc.constant(trades), fc.shuffledSubarray(trades, { minLength: trades.length })),
@@ -48,6 +59,15 @@ describe("computeMetrics against the exact reference", () => {
     fc.assert(
       fc.property(shuffled, ([trades, reordered]) => {
         expect(computeMetrics(reordered)).toEqual(computeMetrics(trades));
+      }),
+      { numRuns: Math.ceil(BOOKS / 4) },
+    );
+  });
+
+  it("does not depend on the order of the credits", () => {
+    fc.assert(
+      fc.property(withCredits(books), ([trades, credits]) => {
+        expect(computeMetrics(trades, [...credits].reverse())).toEqual(computeMetrics(trades, credits));
       }),
       { numRuns: Math.ceil(BOOKS / 4) },
     );
@@ -106,7 +126,7 @@ describe("holding partials", () => {
   it("never leave a realistic book undecided", () => {
     fc.assert(
       fc.property(realisticBook, (trades) => {
-        const partials = [...byHolding(trades).values()].map(holdingPartial);
+        const partials = [...byHolding(trades).values()].map((own) => holdingPartial(own));
         expect(mergePartials(partials)).toEqual(computeMetrics(trades));
       }),
       { numRuns: BOOKS },
@@ -123,8 +143,9 @@ describe("holding partials", () => {
   }
   const store = (before: Stored | null, next: Continued | null): Stored | null => {
     if (!next) return null;
-    const { opened, ...point } = next;
-    const kept = (before?.lots ?? []).filter((l) => l.at + l.lot[0] > point.position.consumed);
+    const { opened, relaid, ...point } = next;
+    // A credit laid every open lot out again: the lots stored before are replaced.
+    const kept = relaid ? [] : (before?.lots ?? []).filter((l) => l.at + l.lot[0] > point.position.consumed);
     return JSON.parse(JSON.stringify({ point, lots: [...kept, ...opened] })) as Stored;
   };
   /** What the sync reads to continue with `trades`: the point and the lots their sells reach, or all lots. */
@@ -133,7 +154,7 @@ describe("holding partials", () => {
       ...s.point,
       head: allLots ? s.lots : s.lots.filter(lotsReached(s.point.position, soldShares(trades))),
     };
-  const after = (trades: readonly TradeInput[], s: Stored | null) =>
+  const datedAfter = (trades: readonly TradeInput[], s: Stored | null) =>
     s ? trades.filter((t) => t.trade_date > s.point.through) : trades;
 
   it("continued day by day, or from any cut, give what the whole history gives, reading only the lots the sells reach", () => {
@@ -159,12 +180,79 @@ describe("holding partials", () => {
               own.filter((t) => t.trade_date <= until),
             ),
           );
-          const rest = after(own, first);
+          const rest = datedAfter(own, first);
           expect(store(first, continuePartial(resume(first, rest, allLots), rest))).toEqual(whole);
         }
       }),
       { numRuns: BOOKS },
     );
+  });
+
+  /** Credits grouped like trades: by holding. */
+  const creditsOf = (credits: readonly CreditInput[], key: string) => byHolding(credits).get(key) ?? [];
+
+  it("with share credits and cash dividends, merge to computeMetrics of the whole book, or to null", () => {
+    fc.assert(
+      fc.property(withCredits(books), dividends, ([trades, credits], cash) => {
+        const partials = [...byHolding(trades)].map(([key, own]) => holdingPartial(own, creditsOf(credits, key)));
+        const received = sumDividends(cash);
+        const merged = mergePartials(partials, received);
+        if (merged !== null) expect(merged).toEqual(computeMetrics(trades, credits, cash));
+        expect(mergePartials([combinePartials(partials)], received)).toEqual(merged);
+      }),
+      { numRuns: BOOKS },
+    );
+  });
+
+  it("continued day by day across share credits, or from any cut, give what the whole history gives", () => {
+    fc.assert(
+      fc.property(withCredits(books), fc.nat(), ([trades, credits], cut) => {
+        for (const [key, own] of byHolding(trades)) {
+          const mine = creditsOf(credits, key);
+          const whole = store(null, continuePartial(null, own, mine));
+          expect(whole?.point.partial).toEqual(holdingPartial(own, mine));
+
+          // As the sync would take them: a day's trades and credits, every lot when a credit comes;
+          // with nothing stored yet (credits before the first trade), everything up to the day.
+          const dates = [...new Set([...own.map((t) => t.trade_date), ...mine.map((c) => c.ex_date)])].sort();
+          let daily: Stored | null = null;
+          for (const date of dates) {
+            const day = own.filter((t) => t.trade_date === date);
+            const dayCredits = mine.filter((c) => (daily === null ? c.ex_date <= date : c.ex_date === date));
+            daily = store(daily, continuePartial(resume(daily, day, dayCredits.length > 0), day, dayCredits));
+          }
+          expect(daily).toEqual(whole);
+
+          const until = dates[cut % dates.length] as string;
+          const first = store(
+            null,
+            continuePartial(
+              null,
+              own.filter((t) => t.trade_date <= until),
+              mine.filter((c) => c.ex_date <= until),
+            ),
+          );
+          const later = mine.filter((c) => first === null || c.ex_date > first.point.through);
+          const rest = datedAfter(own, first);
+          const continued = store(first, continuePartial(resume(first, rest, later.length > 0), rest, first ? later : mine));
+          expect(continued).toEqual(whole);
+        }
+      }),
+      { numRuns: BOOKS },
+    );
+  });
+
+  it("refuse to continue across a credit without every open lot, or from before it", () => {
+    const { buy } = tradeFactory();
+    const from = store(null, continuePartial(null, [buy("2024-01-02", 10, "1000.0000"), buy("2024-01-03", 10, "1000.0000")]))!;
+    const credit: CreditInput = { id: "c1", account_id: "a", stock_code: "X", ex_date: "2024-01-05", quantity: 2 };
+    expect(() => continuePartial({ ...from.point, head: from.lots.slice(0, 1) }, [], [credit])).toThrow(RangeError);
+    expect(() => continuePartial({ ...from.point, head: from.lots }, [], [{ ...credit, ex_date: "2024-01-03" }])).toThrow(
+      RangeError,
+    );
+    const after = continuePartial({ ...from.point, head: from.lots }, [], [credit]);
+    expect(after?.through).toBe("2024-01-05");
+    expect(after?.opened.map((l) => l.lot[0])).toEqual([11, 11]);
   });
 
   it("refuse to continue from lots that end before the new sells' reach", () => {
@@ -211,7 +299,7 @@ describe("holding partials", () => {
   it("survive JSON.stringify and JSON.parse", () => {
     fc.assert(
       fc.property(books, (trades) => {
-        const partials = [...byHolding(trades).values()].map(holdingPartial);
+        const partials = [...byHolding(trades).values()].map((own) => holdingPartial(own));
         const stored = JSON.parse(JSON.stringify(partials)) as HoldingPartial[];
         expect(stored).toEqual(partials);
         expect(mergePartials(stored)).toEqual(mergePartials(partials));

@@ -1,9 +1,9 @@
 /**
- * The reference: DESIGN §6 read literally with exact fractions, one deal object per sell and
- * one Fraction per figure, rounded once at the end. Slow and obvious, so the engine can be
- * checked against it on any book.
+ * The reference: DESIGN §6 and §6.1 read literally with exact fractions, one deal object per
+ * sell and one Fraction per figure, rounded once at the end. Slow and obvious, so the engine can
+ * be checked against it on any book.
  */
-import type { CustomerMetrics, Deal, TradeInput } from "../../src/domain";
+import type { CreditInput, CustomerMetrics, Deal, DividendInput, TradeInput } from "../../src/domain";
 import { Decimal } from "../../src/domain/decimal";
 import { Fraction, money } from "./fraction";
 
@@ -20,18 +20,69 @@ function daysBetween(from: string, to: string): bigint {
   return BigInt((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
+/** A trade or a share credit, in the one order DESIGN §6.1 gives them. */
+type Event = { kind: "trade"; date: string; trade: TradeInput } | { kind: "credit"; date: string; credit: CreditInput };
+
+/** By date; on one date credits first, then buys, then sells; then id. */
+function events(trades: readonly TradeInput[], credits: readonly CreditInput[]): Event[] {
+  const rank = (e: Event) => (e.kind === "credit" ? 0 : e.trade.type === "buy" ? 1 : 2);
+  const id = (e: Event) => (e.kind === "credit" ? e.credit.id : e.trade.id);
+  return [
+    ...trades.map((trade): Event => ({ kind: "trade", date: trade.trade_date, trade })),
+    ...credits.map((credit): Event => ({ kind: "credit", date: credit.ex_date, credit })),
+  ].sort((a, b) => a.date.localeCompare(b.date) || rank(a) - rank(b) || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
+}
+
+type Lot = { date: string; left: number; unitCost: Fraction };
+
+/**
+ * A credit of q shares over the open lots: floor(q * r_i / R) each, then one share each to the
+ * largest remainders, the earlier lot first; a lot's remaining cost stays, spread over more
+ * shares. With no lot open, a lot of q shares at zero cost.
+ */
+function spread(open: Lot[], credit: CreditInput): void {
+  if (credit.quantity <= 0) return;
+  const q = BigInt(credit.quantity);
+  const total = open.reduce((n, lot) => n + BigInt(lot.left), 0n);
+  if (total === 0n) {
+    open.push({ date: credit.ex_date, left: credit.quantity, unitCost: ZERO });
+    return;
+  }
+  const shares = open.map((lot) => (q * BigInt(lot.left)) / total);
+  const remainders = open.map((lot) => (q * BigInt(lot.left)) % total);
+  let left = q - shares.reduce((a, b) => a + b, 0n);
+  const order = open
+    .map((_, i) => i)
+    .sort((a, b) => (remainders[a] === remainders[b] ? a - b : remainders[a]! > remainders[b]! ? -1 : 1));
+  for (const i of order) {
+    if (left === 0n) break;
+    shares[i]! += 1n;
+    left--;
+  }
+  open.forEach((lot, i) => {
+    const added = Number(shares[i]);
+    lot.unitCost = lot.unitCost.mul(new Fraction(BigInt(lot.left), BigInt(lot.left + added)));
+    lot.left += added;
+  });
+}
+
 /** FIFO per (account, stock): every lot is a unit cost and a number of shares left. */
-export function referenceDeals(trades: readonly TradeInput[]): { deals: ReferenceDeal[]; unmatched: number } {
-  const sorted = [...trades].sort(
-    (a, b) =>
-      a.trade_date.localeCompare(b.trade_date) ||
-      (a.type === b.type ? 0 : a.type === "buy" ? -1 : 1) ||
-      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
-  const lots = new Map<string, { date: string; left: number; unitCost: Fraction }[]>();
+export function referenceDeals(
+  trades: readonly TradeInput[],
+  credits: readonly CreditInput[] = [],
+): { deals: ReferenceDeal[]; unmatched: number } {
+  const lots = new Map<string, Lot[]>();
   const deals: ReferenceDeal[] = [];
   let unmatched = 0;
-  for (const t of sorted) {
+  for (const e of events(trades, credits)) {
+    if (e.kind === "credit") {
+      const key = `${e.credit.account_id}|${e.credit.stock_code}`;
+      const open = lots.get(key) ?? [];
+      lots.set(key, open);
+      spread(open, e.credit);
+      continue;
+    }
+    const t = e.trade;
     if (t.quantity <= 0) continue;
     const key = `${t.account_id}|${t.stock_code}`;
     const open = lots.get(key) ?? [];
@@ -63,8 +114,48 @@ export function referenceDeals(trades: readonly TradeInput[]): { deals: Referenc
   return { deals, unmatched };
 }
 
-export function referenceMetrics(trades: readonly TradeInput[]): CustomerMetrics {
-  const { deals, unmatched } = referenceDeals(trades);
+/**
+ * Realized P&L by moving average cost (DESIGN §6.1): per (account, stock) shares Q and cost C;
+ * a buy adds shares and cost, a credit shares only, a sell of q matches m = min(q, Q) and adds
+ * net * m / q - C * m / Q.
+ */
+export function referenceAverageCost(trades: readonly TradeInput[], credits: readonly CreditInput[] = []): Fraction {
+  const held = new Map<string, { shares: bigint; cost: Fraction }>();
+  let total = ZERO;
+  for (const e of events(trades, credits)) {
+    const item = e.kind === "credit" ? e.credit : e.trade;
+    if (item.quantity <= 0) continue;
+    const key = `${item.account_id}|${item.stock_code}`;
+    const h = held.get(key) ?? { shares: 0n, cost: ZERO };
+    held.set(key, h);
+    const q = BigInt(item.quantity);
+    if (e.kind === "credit") {
+      h.shares += q;
+    } else if (e.trade.type === "buy") {
+      h.shares += q;
+      h.cost = h.cost.add(money(e.trade.total_value)).add(money(e.trade.fee)).add(money(e.trade.personal_tax));
+    } else {
+      const m = q < h.shares ? q : h.shares;
+      if (m === 0n) continue;
+      const out = h.cost.mul(new Fraction(m, h.shares));
+      const net = money(e.trade.total_value).sub(money(e.trade.fee)).sub(money(e.trade.personal_tax));
+      total = total.add(net.mul(new Fraction(m, q))).sub(out);
+      h.cost = h.cost.sub(out);
+      h.shares -= m;
+    }
+  }
+  return total;
+}
+
+export function referenceMetrics(
+  trades: readonly TradeInput[],
+  credits: readonly CreditInput[] = [],
+  dividends: readonly DividendInput[] = [],
+): CustomerMetrics {
+  const { deals, unmatched } = referenceDeals(trades, credits);
+  const averageCost = referenceAverageCost(trades, credits);
+  const gross = dividends.reduce((a, d) => a.add(money(d.gross_amount)), ZERO);
+  const tax = dividends.reduce((a, d) => a.add(money(d.tax)), ZERO);
   const sum = (values: Fraction[]) => values.reduce((a, b) => a.add(b), ZERO);
   const mean = (values: Fraction[]) => (values.length === 0 ? ZERO : sum(values).div(new Fraction(BigInt(values.length))));
   const total = (pick: (t: TradeInput) => string, keep: (t: TradeInput) => boolean) =>
@@ -102,8 +193,17 @@ export function referenceMetrics(trades: readonly TradeInput[]): CustomerMetrics
       total_sell_fee: total((t) => t.fee, sells),
       total_tax: total((t) => t.personal_tax, all),
       realized_pnl: realized,
+      realized_pnl_average_cost: averageCost.toRoundedDecimal(2),
       transaction_count: trades.length,
       date_range: { from: dates[0] ?? null, to: dates[dates.length - 1] ?? null },
+      dividends: {
+        count: dividends.length,
+        gross: gross.toRoundedDecimal(2),
+        tax: tax.toRoundedDecimal(2),
+        net: gross.sub(tax).toRoundedDecimal(2),
+      },
+      // The stored figure, without the valuation's unrealized P&L (added as read).
+      total_return: averageCost.add(gross).sub(tax).toRoundedDecimal(2),
     },
     analytics: {
       summary: {

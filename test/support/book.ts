@@ -4,12 +4,13 @@
  * test writes into the source (to sync it) or straight into the target (to read it back).
  * Every id and slug is fresh, so tests never collide.
  */
-import { computeMetrics } from "../../src/domain";
+import { type CreditInput, computeMetrics } from "../../src/domain";
 import { newSlug } from "../../src/domain/slug";
 import type { Sql } from "../../src/db/client";
 import type {
   AccountRow,
   BrokerRow,
+  CorporateActionRow,
   CustomerRow,
   HoldingRow,
   StaffRow,
@@ -30,6 +31,7 @@ export class Book {
   accounts: AccountRow[] = [];
   holdings: HoldingRow[] = [];
   transactions: TransactionRow[] = [];
+  corporate_actions: CorporateActionRow[] = [];
   stock_prices: StockPriceRow[] = [];
 
   /** A row of `table`: a fresh id, the defaults, the stamp, then what the test gives. */
@@ -84,6 +86,18 @@ export class Book {
     return this.add("transactions", { ...defaults, account_id, trade_date, type, quantity, price }, p);
   }
 
+  /**
+   * A corporate action: by default a share credit of `quantity` FPT shares paid on its ex_date;
+   * a cash dividend gives `gross_amount` and `tax`.
+   */
+  corporateAction(
+    p: Partial<CorporateActionRow> & { account_id: string; type: CorporateActionRow["type"]; ex_date: string; quantity: number },
+  ): CorporateActionRow {
+    const { account_id, type, ex_date, quantity } = p;
+    const defaults = { stock_code: "FPT", isin_code: "VN000000FPT1", pay_date: ex_date, gross_amount: "0", tax: "0" };
+    return this.add("corporate_actions", { ...defaults, account_id, type, ex_date, quantity }, p);
+  }
+
   /** A stock's close on one day (FPT on 2024-06-28 at 120,000.5 đồng unless told). */
   price(p: Partial<StockPriceRow> = {}): StockPriceRow {
     return this.add("stock_prices", { stock_code: "FPT", trade_date: "2024-06-28", close_price: "120000.5000" }, p);
@@ -99,7 +113,16 @@ export class Book {
   }
 }
 
-const TABLES = ["brokers", "staff", "customers", "accounts", "holdings", "transactions", "stock_prices"] as const;
+const TABLES = [
+  "brokers",
+  "staff",
+  "customers",
+  "accounts",
+  "holdings",
+  "transactions",
+  "corporate_actions",
+  "stock_prices",
+] as const;
 type Table = (typeof TABLES)[number];
 
 /** Writes the book into a source database, one set-based insert per table, in one transaction. */
@@ -158,16 +181,30 @@ export async function writeTarget(sql: Sql, book: Book): Promise<void> {
 
 const isLive = (row: Stamp) => row.deleted_at === null;
 
-/** Each live customer's metrics over the live trades of their live accounts. */
+/** Each live customer's metrics over the live trades and share credits of their live accounts. */
 function storedMetrics(book: Book) {
   const ownerOfLiveAccount = new Map(book.accounts.filter(isLive).map((a) => [a.id, a.customer_id]));
   const computedAt = new Date().toISOString();
+  const owned = (customerId: string) => (r: Stamp & { account_id: string }) =>
+    isLive(r) && ownerOfLiveAccount.get(r.account_id) === customerId;
   return book.customers.filter(isLive).map((customer) => ({
     customer_id: customer.id,
-    ...computeMetrics(book.transactions.filter((t) => isLive(t) && ownerOfLiveAccount.get(t.account_id) === customer.id)),
+    ...computeMetrics(
+      book.transactions.filter(owned(customer.id)),
+      shareCredits(book.corporate_actions.filter(owned(customer.id))),
+      cashDividends(book.corporate_actions.filter(owned(customer.id))),
+    ),
     computed_at: computedAt,
   }));
 }
+
+/** The cash dividends among corporate actions. */
+export const cashDividends = (actions: readonly CorporateActionRow[]): CorporateActionRow[] =>
+  actions.filter((c) => c.type === "cash_dividend");
+
+/** The share credits among corporate actions, as the P&L engine takes them. */
+export const shareCredits = (actions: readonly CorporateActionRow[]): CreditInput[] =>
+  actions.filter((c) => c.type === "share_dividend");
 
 /**
  * The usual customer: accounts at SSI and VND, a holding in each, and three trades (an FPT

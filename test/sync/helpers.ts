@@ -14,6 +14,7 @@ import type { Sql } from "../../src/db/client";
 import type {
   AccountRow,
   BrokerRow,
+  CorporateActionRow,
   CustomerRow,
   HoldingRow,
   StaffRow,
@@ -29,10 +30,11 @@ import type { Mode } from "../../src/sync/report";
 import { runSync } from "../../src/sync/run";
 import { type Continuation, continueSync } from "../../src/sync/worker";
 import { STREAMS } from "../../src/sync/streams";
-import { Book, twoCustomerBook, writeSource } from "../support/book";
+import { Book, cashDividends, shareCredits, twoCustomerBook, writeSource } from "../support/book";
 
 export { addTrade } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
+import { Decimal } from "../../src/domain/decimal";
 import { holdingValuation, latestCloses, valuationOf } from "../support/valuation";
 import { getJson } from "../support/worker";
 
@@ -104,15 +106,25 @@ interface SourceBook {
   accounts: AccountRow[];
   holdings: HoldingRow[];
   transactions: TransactionRow[];
+  corporate_actions: CorporateActionRow[];
   stock_prices: StockPriceRow[];
 }
 
 async function readSourceBook(source: Sql): Promise<SourceBook> {
   const all = (table: string) => source.query(`select * from ${table} order by id`);
-  const [brokers, staff, customers, accounts, holdings, transactions, stock_prices] = await Promise.all(
-    ["brokers", "staff", "customers", "accounts", "holdings", "transactions", "stock_prices"].map(all),
+  const [brokers, staff, customers, accounts, holdings, transactions, corporate_actions, stock_prices] = await Promise.all(
+    ["brokers", "staff", "customers", "accounts", "holdings", "transactions", "corporate_actions", "stock_prices"].map(all),
   );
-  return { brokers, staff, customers, accounts, holdings, transactions, stock_prices } as unknown as SourceBook;
+  return {
+    brokers,
+    staff,
+    customers,
+    accounts,
+    holdings,
+    transactions,
+    corporate_actions,
+    stock_prices,
+  } as unknown as SourceBook;
 }
 
 const STOCK_CODE = /^[A-Z0-9]{1,10}$/;
@@ -126,6 +138,12 @@ export const acceptable = {
     h.quantity >= 0 && !negative(h.avg_cost) && !negative(h.total_cost) && STOCK_CODE.test(h.stock_code),
   transaction: (t: TransactionRow) =>
     t.quantity > 0 && ![t.price, t.total_value, t.fee, t.personal_tax].some(negative) && STOCK_CODE.test(t.stock_code),
+  corporateAction: (c: CorporateActionRow) =>
+    STOCK_CODE.test(c.stock_code) &&
+    c.pay_date >= c.ex_date &&
+    (c.type === "share_dividend"
+      ? c.quantity > 0 && Number(c.gross_amount) === 0 && Number(c.tax) === 0
+      : c.quantity >= 0 && !negative(c.gross_amount) && !negative(c.tax) && Number(c.tax) <= Number(c.gross_amount)),
 };
 
 const num = (money: string) => Number(money);
@@ -214,8 +232,14 @@ export async function referenceServed(
         broker: brokerJson(brokerById.get(a.broker_id)!),
       })),
     };
-    const metrics = computeMetrics(trades);
-    const stats = { ...metrics.stats, valuation: valuationOf(servedHoldings, closes) };
+    const actions = book.corporate_actions.filter(
+      (a) => accountById.has(a.account_id) && isLive(a) && acceptable.corporateAction(a),
+    );
+    const metrics = computeMetrics(trades, shareCredits(actions), cashDividends(actions));
+    const valuation = valuationOf(servedHoldings, closes);
+    // Served total_return adds the valuation's rounded unrealized P&L (src/db/queries/valuation.ts).
+    const total_return = metrics.stats.total_return.plus(Decimal.of(valuation.unrealized_pnl));
+    const stats = { ...metrics.stats, total_return, valuation };
     return { slug: c.slug, aggregate: { customer, portfolio: holdings, stats, analytics: metrics.analytics }, history };
   });
   const served = new Set(customers.map((c) => c.slug));

@@ -231,7 +231,7 @@ describe("stored metrics after a sync", () => {
     const dbs = await withSource(book);
     await synced(dbs.env);
     const own = () => book.transactions.filter((t) => t.account_id === accounts.ssi.id || t.account_id === accounts.vnd.id);
-    const holdings = () => [...byHolding(own()).values()].map(holdingPartial);
+    const holdings = () => [...byHolding(own()).values()].map((own) => holdingPartial(own));
     const stored = async () => {
       const [row] =
         (await dbs.target`select stats, analytics, partial from customer_metrics where customer_id = ${customer.id}`) as [

@@ -50,6 +50,7 @@ describe("GET /api/sync/status", () => {
       const book = new Book();
       const { account, broker, staff } = book.simpleCustomer();
       book.price();
+      book.corporateAction({ account_id: account.id, type: "share_dividend", ex_date: "2024-03-01", quantity: 10 });
       const bad = book.trade({
         account_id: account.id,
         trade_date: "2024-01-02",
@@ -170,7 +171,9 @@ describe("GET /api/sync/status", () => {
     "gives each stream's lag as the wait of its oldest change not applied: 0 once caught up, still 0 while nothing changes",
     async () => {
       const book = sampleBook();
-      book.price(); // a row in every stream
+      // A row in every stream.
+      book.price();
+      book.corporateAction({ account_id: book.accounts[0]!.id, type: "share_dividend", ex_date: "2024-03-01", quantity: 10 });
       const dbs = await withSource(book);
       const sinceBook = (Date.now() - Date.parse("2025-01-01T00:00:00Z")) / 1000;
       // Nothing synced yet: every stream's first row, stamped with the book's date, waits.

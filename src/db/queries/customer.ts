@@ -14,7 +14,7 @@ import { decodeExact, parseExact } from "../exact-json";
 import { customerMetrics, customers, staff } from "../schema";
 import { live } from "../served";
 import { customerJson, portfolioJson } from "./shapes";
-import { valuationJson } from "./valuation";
+import { servedStats, valuationJson } from "./valuation";
 
 /** A served customer by slug: live, and with its staff member in the target (DESIGN §7). */
 const bySlug = (slug: Lookup) => sql`${customers.slug} = ${slug} and ${sql.raw(live(`"customers"`))}`;
@@ -67,10 +67,8 @@ async function findStoredMetric<K extends keyof CustomerMetrics>(
 export const findAnalytics = (db: Db, slug: Lookup) => findStoredMetric(db, slug, "analytics");
 
 /** The stored stats beside the valuation read with them (its money as text, made Decimals here). */
-const withValuation = (stats: Stats, valuation: unknown): ServedStats => ({
-  ...stats,
-  valuation: decodeExact(StatsSchema.shape.valuation, valuation),
-});
+const withValuation = (stats: Stats, valuation: unknown): ServedStats =>
+  servedStats(stats, decodeExact(StatsSchema.shape.valuation, valuation));
 
 export async function findStats(db: Db, slug: Lookup): Promise<ServedStats | undefined> {
   const { rows } = await db.execute<{ stats: string | null; valuation: unknown }>(sql`

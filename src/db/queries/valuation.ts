@@ -8,7 +8,8 @@
 import { sql } from "drizzle-orm";
 import { holdings, latestPrices } from "../schema";
 import { holdingMarketValue, servedHoldingsWithPrices } from "./shapes";
-import type { Valuation } from "./types";
+import type { Stats } from "../../domain/types";
+import type { ServedStats, Valuation } from "./types";
 
 const priced = sql`${latestPrices.stockCode} is not null`;
 
@@ -24,3 +25,14 @@ export const valuationJson = sql<Valuation>`(
     'unpriced_holdings', count(*) filter (where not ${priced}))
   ${servedHoldingsWithPrices}
 )`;
+
+/**
+ * The stored stats as served, beside their valuation. `total_return` (DESIGN §6.1) needs the
+ * unrealized P&L, known only at read time: the stored figure is `realized_pnl_average_cost` +
+ * `dividends.net` rounded once from their exact parts, and the valuation's `unrealized_pnl`,
+ * itself rounded once from exact sums, is added here. Two roundings, so the served figure may
+ * differ by 0.01 đồng from one rounding of the three exact parts.
+ */
+export function servedStats(stats: Stats, valuation: Valuation): ServedStats {
+  return { ...stats, total_return: stats.total_return.plus(valuation.unrealized_pnl), valuation };
+}

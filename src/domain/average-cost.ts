@@ -1,0 +1,77 @@
+/**
+ * Realized P&L by weighted average cost (DESIGN §6.1), the figure Vietnamese brokers print
+ * beside (or instead of) FIFO: per holding, in the FIFO walk's order, shares Q and cost C kept
+ * exactly. A buy adds its shares and its cost with fee and tax; a share credit adds shares and
+ * no cost; a sell of q shares matches m = min(q, Q) and realizes net * m / q - C * m / Q.
+ */
+import { costOf, netOf, type ParsedCredit, type ParsedTrade } from "./fifo";
+import { gcd } from "./units";
+
+/** Where a holding's average cost stands: `shares` and a cost of num / den (10^-4 đồng, den > 0). */
+export interface AverageCost {
+  shares: number;
+  num: bigint;
+  den: bigint;
+}
+
+/** As a stored partial keeps it: [shares, numerator, denominator], decimal strings for the money. */
+export type StoredAverageCost = [shares: number, num: string, den: string];
+
+export const noAverageCost = (): AverageCost => ({ shares: 0, num: 0n, den: 1n });
+
+export const storeAverageCost = (a: AverageCost): StoredAverageCost => [a.shares, a.num.toString(), a.den.toString()];
+
+export const loadAverageCost = ([shares, num, den]: StoredAverageCost): AverageCost => ({
+  shares,
+  num: BigInt(num),
+  den: BigInt(den),
+});
+
+/** Receives each sell's realized figure, num / den in 10^-4 đồng (den > 0, not reduced). */
+export type AverageSink = (num: bigint, den: bigint) => void;
+
+/**
+ * Walks one holding's trades (fifoOrder) and credits (creditOrder) from `state`, passing each
+ * sell's figure to `sink`, and leaves the holding's shares and cost in `state`. A credit dated
+ * D comes after the trades dated before D and before those dated D or later, as in FIFO.
+ */
+export function walkAverageCost(
+  trades: readonly ParsedTrade[],
+  credits: readonly ParsedCredit[],
+  state: AverageCost,
+  sink: AverageSink,
+): void {
+  let next = 0;
+  for (const t of trades) {
+    while (next < credits.length && (credits[next] as ParsedCredit).day <= t.day) credit(state, credits[next++] as ParsedCredit);
+    if (t.quantity <= 0) continue; // as in FIFO: a row without shares takes no part
+    if (t.type === "buy") {
+      state.num += costOf(t) * state.den;
+      state.shares += t.quantity;
+      continue;
+    }
+    const m = Math.min(t.quantity, state.shares);
+    if (m === 0) continue;
+    const q = BigInt(t.quantity);
+    const held = BigInt(state.shares);
+    const sold = BigInt(m);
+    // net * m / q - (num / den) * m / Q over one denominator q * Q * den.
+    sink(netOf(t) * sold * held * state.den - state.num * sold * q, q * held * state.den);
+    // The cost left is C * (Q - m) / Q, reduced so the fraction stays as small as it can.
+    let num = state.num * (held - sold);
+    let den = state.den * held;
+    const g = gcd(num < 0n ? -num : num, den);
+    if (g > 1n) {
+      num /= g;
+      den /= g;
+    }
+    state.num = num;
+    state.den = den;
+    state.shares -= m;
+  }
+  while (next < credits.length) credit(state, credits[next++] as ParsedCredit);
+}
+
+function credit(state: AverageCost, c: ParsedCredit): void {
+  if (c.quantity > 0) state.shares += c.quantity;
+}

@@ -1,0 +1,41 @@
+/**
+ * Upgrades the stored metrics when the code's rules are newer than theirs (DESIGN §6.1): a
+ * target whose customers' metrics were stored by older rules (without a field added since, or a
+ * figure computed another way) recomputes them once, with no operator. One statement, sent in
+ * the run's opening transaction, records the new version and, only when it was older, marks
+ * every stored holding pending from scratch and every stored customer for a full merge, so
+ * the version and the work it calls for commit together; the runs then work the backlog off
+ * within their budgets like any other change.
+ */
+import { getTableName } from "drizzle-orm";
+import type { Sql } from "../db/client";
+import { customerMetrics, holdingMetrics, holdingsPending, metricsPending, metricsRules, syncLease } from "../db/schema";
+import { METRICS_RULES } from "../domain";
+import type { Statement } from "./database";
+
+const RULES = getTableName(metricsRules);
+
+/** True when this run found the stored metrics older than the code's rules and marked them all. */
+export function upgradeMetricsRules(target: Sql, holder: string): Statement<boolean> {
+  return {
+    query: target.query(
+      `with upgraded as (
+           insert into ${RULES} (one, version)
+           select true, $1 where exists (select 1 from ${getTableName(syncLease)} where holder = $2)
+           on conflict (one) do update set version = excluded.version where ${RULES}.version < excluded.version
+           returning version
+         ), holdings as (
+           insert into ${getTableName(holdingsPending)} (account_id, stock_code, from_date)
+           select account_id, stock_code, null from ${getTableName(holdingMetrics)} where exists (select 1 from upgraded)
+           on conflict (account_id, stock_code) do update set from_date = null
+         ), customers as (
+           insert into ${getTableName(metricsPending)} (customer_id, remerge)
+           select customer_id, true from ${getTableName(customerMetrics)} where exists (select 1 from upgraded)
+           on conflict (customer_id) do update set remerge = true
+         )
+         select version from upgraded`,
+      [METRICS_RULES, holder],
+    ),
+    decode: (rows) => rows.length > 0,
+  };
+}
