@@ -62,8 +62,10 @@ const PAGE_POLICY = [
 ].join("; ");
 
 /**
- * The page's one script, deferred: it loads Scalar once the server-rendered list has painted,
- * and removes that list when Scalar's reference has mounted in its place.
+ * The page's one script, deferred: it loads Scalar once the server-rendered list has painted
+ * (the browser's first-contentful-paint entry: a frame callback plus a zero timeout could still
+ * run before that paint), or after 3 s in a page that never paints (a background tab), and
+ * removes that list when Scalar's reference has mounted in its place.
  *
  * Scalar validates with zod 4, which probes whether it may compile validators with
  * `Function("")` unless its global configuration says `jitless`; the page's policy forbids
@@ -71,12 +73,23 @@ const PAGE_POLICY = [
  * `jitless` before Scalar runs skips the probe, and zod validates without generated code.
  */
 const LOADER = `globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });
-requestAnimationFrame(() => setTimeout(() => {
+let started = false;
+const load = () => {
+  if (started) return;
+  started = true;
   const scalar = document.createElement("script");
   scalar.src = ${JSON.stringify(SCRIPT_PATH)};
   scalar.onload = () => document.getElementById("operations")?.remove();
   document.body.append(scalar);
-}, 0));
+};
+try {
+  new PerformanceObserver((list) => {
+    if (list.getEntriesByName("first-contentful-paint").length) load();
+  }).observe({ type: "paint", buffered: true });
+} catch {
+  requestAnimationFrame(() => requestAnimationFrame(load));
+}
+setTimeout(load, 3000);
 `;
 
 /**
