@@ -13,8 +13,8 @@ import type { ServedStats, Valuation } from "./types";
 
 const priced = sql`${latestPrices.stockCode} is not null`;
 
-/** The customer's valuation object; needs `customers` in scope. */
-export const valuationJson = sql<Valuation>`(
+/** The customer's valuation object, its money as text (decoded by the reader); needs `customers` in scope. */
+export const valuationJson = sql<unknown>`(
   select json_build_object(
     'as_of', max(${latestPrices.tradeDate}),
     'cost', round(coalesce(sum(${holdings.totalCost}), 0), 2)::text,
