@@ -11,7 +11,7 @@
  *
  * Each PGlite instance holds ~200 MB (a 128 MB minimum of WASM memory plus its in-memory
  * files), and test suites create databases by the hundred, so only the most recently used
- * MAX_OPEN instances stay open: an older idle one is closed, its data kept on disk or, in
+ * `maxOpen` instances stay open: an older idle one is closed, its data kept on disk or, in
  * memory mode, as a gzipped dump (~5 MB), and it is reopened when it is next used.
  *
  * In memory, a dropped database's instance is reset to the template's state and reused for the
@@ -28,6 +28,7 @@ import { type Baseline, readBaseline, resetToBaseline } from "./pglite-recycle";
 import { packDump, PgliteTemplates, unpackDump } from "./pglite-templates";
 import { FAMILIES, type Family, familyOf, migratePgliteDatabase } from "./schemas";
 
+/** Instances kept open by default (`maxOpen`). */
 const MAX_OPEN = 8;
 /** Reset instances kept ready per family, beyond the open ones. */
 const MAX_SPARE = 2;
@@ -51,6 +52,8 @@ export interface PgliteBackendOptions {
   dataDir?: string;
   /** In memory: prepare spare databases at once, for a caller that will ask for many (tests). */
   prepareSpares?: boolean;
+  /** How many instances stay open at once (default MAX_OPEN); a test of reopening sets it low. */
+  maxOpen?: number;
   log: (msg: string) => void;
 }
 
@@ -66,9 +69,11 @@ export class PgliteBackend implements Backend {
   /** Resets under way, by family: a new database would rather wait for one than open an instance. */
   readonly #resets = new Map<Family, Set<Promise<void>>>();
   readonly #warming: Promise<void> | undefined;
+  readonly #maxOpen: number;
 
-  constructor({ dataDir, prepareSpares, log }: PgliteBackendOptions) {
+  constructor({ dataDir, prepareSpares, maxOpen = MAX_OPEN, log }: PgliteBackendOptions) {
     this.#dataDir = dataDir;
+    this.#maxOpen = maxOpen;
     this.#log = log;
     this.#templates = new PgliteTemplates(
       dataDir ? join(dataDir, ".templates") : join(tmpdir(), "local-db-pglite-templates"),
@@ -245,12 +250,12 @@ export class PgliteBackend implements Backend {
   }
 
   /**
-   * Closes the least recently used idle instances until one more fits under MAX_OPEN. It runs
+   * Closes the least recently used idle instances until one more fits under `maxOpen`. It runs
    * in the request that opens an instance, so memory stays bounded however fast they come.
    */
   async #makeRoom(): Promise<void> {
     const open = [...this.#databases.values()].filter((e) => e.db).sort((a, b) => a.lastUsed - b.lastUsed);
-    for (const entry of open.slice(0, Math.max(0, open.length - MAX_OPEN + 1))) {
+    for (const entry of open.slice(0, Math.max(0, open.length - this.#maxOpen + 1))) {
       if (entry.mutex.isLocked()) continue; // in use: not the one to close
       await entry.mutex
         .runExclusive(async () => {

@@ -26,6 +26,8 @@ export interface LocalDbServerOptions {
   dataDir?: string;
   /** In memory: have a few databases of each family ready before the first request (tests). */
   prepareSpares?: boolean;
+  /** PGlite: instances kept open at once (pglite-backend.ts); default 8. */
+  maxOpen?: number;
   log?: (msg: string) => void;
 }
 
@@ -51,7 +53,7 @@ export async function startLocalDbServer(options: LocalDbServerOptions = {}): Pr
   const log = options.log ?? (() => {});
   const backend: Backend = options.pgUrl
     ? new PgBackend({ pgUrl: options.pgUrl, log })
-    : new PgliteBackend({ dataDir: options.dataDir, prepareSpares: options.prepareSpares, log });
+    : new PgliteBackend({ dataDir: options.dataDir, prepareSpares: options.prepareSpares, maxOpen: options.maxOpen, log });
   const requests = new Map<string, number>();
   const faults = new Map<string, Fault>();
   /** Responses held open by the `timeout` fault, ended when the server closes. */

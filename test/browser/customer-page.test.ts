@@ -335,13 +335,13 @@ describe("the customer's page in Chromium", () => {
 
   it("costs one database round trip on a miss and none on a hit, through wrangler dev", async () => {
     const path = `${stack.url}/c/${slug}?type=buy&lang=en`;
-    const before = stack.targetRequests();
+    const before = await stack.targetRequests();
     const miss = await fetch(path);
     await miss.text();
-    expect({ cache: miss.headers.get("X-Cache"), trips: stack.targetRequests() - before }).toEqual({ cache: "MISS", trips: 1 });
-    const again = stack.targetRequests();
+    expect({ cache: miss.headers.get("X-Cache"), trips: (await stack.targetRequests()) - before }).toEqual({ cache: "MISS", trips: 1 });
+    const again = await stack.targetRequests();
     const hit = await fetch(path);
     await hit.text();
-    expect({ cache: hit.headers.get("X-Cache"), trips: stack.targetRequests() - again }).toEqual({ cache: "HIT", trips: 0 });
+    expect({ cache: hit.headers.get("X-Cache"), trips: (await stack.targetRequests()) - again }).toEqual({ cache: "HIT", trips: 0 });
   });
 });

@@ -1,15 +1,15 @@
 /**
- * The whole service as a browser meets it: a local database server (PGlite in memory, or the
- * PostgreSQL of TEST_PG_URL) on a free port, a book written into the source, `wrangler dev` on
- * another free port, and a real sync (POST /api/sync) into the target. Never port 8787, which
- * `npm start` and other work use.
+ * The whole service as a browser meets it: a database pair of its own on the run's local
+ * database server (test/global-setup.ts: PGlite in memory, or the PostgreSQL of TEST_PG_URL), a
+ * book written into the source, `wrangler dev` on a free port, and a real sync (POST /api/sync)
+ * into the target. Never port 8787, which `npm start` and other work use.
  *
  *   const stack = await startStack({ book });   // in beforeAll
  *   await fetch(`${stack.url}/api/aggregate/${slug}`);
  *   await stack.stop();                          // in afterAll
  */
+import { inject } from "vitest";
 import { createSql } from "../../src/db/client";
-import { startLocalDbServer } from "../../scripts/local-db";
 import { freePort, startWranglerDev } from "../../scripts/wrangler-dev";
 import { type Book, writeSource } from "../support/book";
 
@@ -19,15 +19,15 @@ export interface Stack {
   /** e.g. http://127.0.0.1:41234 */
   url: string;
   /** Target database requests the local server has answered so far. */
-  targetRequests(): number;
+  targetRequests(): Promise<number>;
   /** POST /api/sync with the admin key; throws unless it succeeds. */
   sync(): Promise<{ synced_rows: number; complete: boolean }>;
   stop(): Promise<void>;
 }
 
 export async function startStack(options: { book?: Book; vars?: Record<string, string> } = {}): Promise<Stack> {
-  const db = await startLocalDbServer({ port: 0, pgUrl: process.env.TEST_PG_URL || undefined });
-  const suffix = `b${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const db = localDbServer();
+  const suffix = `t${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   const target = `investments_${suffix}`;
   const source = `backoffice_${suffix}`;
   let worker: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
@@ -35,7 +35,6 @@ export async function startStack(options: { book?: Book; vars?: Record<string, s
     await worker?.stop();
     for (const name of [target, source])
       await fetch(`${db.url}/__drop?database=${name}`, { method: "POST" }).catch(() => undefined);
-    await db.close();
   };
   try {
     const sourceSql = createSql(db.connectionString(source));
@@ -70,4 +69,18 @@ export async function startStack(options: { book?: Book; vars?: Record<string, s
     await stop();
     throw err;
   }
+}
+
+/** The run's local database server, started by the global setup. */
+function localDbServer() {
+  const url = `http://127.0.0.1:${inject("localDbPort")}`;
+  return {
+    url,
+    connectionString: (database: string) => `postgres://local:local@127.0.0.1:${inject("localDbPort")}/${database}`,
+    async requestCount(database: string): Promise<number> {
+      const res = await fetch(`${url}/__stats`);
+      const { databases } = (await res.json()) as { databases: Record<string, number> };
+      return databases[database] ?? 0;
+    },
+  };
 }
