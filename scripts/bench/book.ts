@@ -5,7 +5,12 @@
  * The rows are plain but valid for the sync and the P&L engine: uppercase stock codes, whole
  * đồng prices, a sell never larger than what was bought before it in the same holding.
  *
- * Also here: the "trading day" every sync benchmark applies to its source, set-based too.
+ * Each holding also receives what Vietnamese issuers pay: a cash dividend every year (1,000
+ * đồng per share entitled, 5% tax withheld) and a share credit every third year (one share per
+ * ten held), booked in `corporate_actions` as the back office would, its shares in the position.
+ *
+ * Also here, set-based too, the days every sync benchmark applies to its source: a trading day,
+ * a price day and a dividend season.
  */
 import type pg from "pg";
 import { isinFor, TICKERS } from "../demo/market";
@@ -29,8 +34,21 @@ export interface SqlBookOptions {
   ageSeconds?: number;
   /** Customers generated per transaction, so progress shows and no transaction is huge. */
   chunk?: number;
+  /** Book each holding's yearly cash dividend and a share credit every third year. Default true. */
+  corporateActions?: boolean;
   onProgress?: (customersDone: number) => void;
 }
+
+/** The first weekday on or after a date (an SQL date expression). */
+const weekdayFrom = (date: string) =>
+  `(${date} + case extract(isodow from ${date}) when 6 then 2 when 7 then 1 else 0 end)::date`;
+
+/** The corporate actions each holding receives per year of the history: ex-date, pay date, quantity. */
+const ACTION_YEARS = [2021, 2022, 2023, 2024, 2025];
+const CASH_EX = (y: number) => weekdayFrom(`make_date(${y}, 6, 15)`);
+const CREDIT_EX = (y: number) => weekdayFrom(`make_date(${y}, 9, 15)`);
+/** A share credit every third year: 2022 and 2025. */
+const CREDIT_YEARS = ACTION_YEARS.filter((y) => y % 3 === 0);
 
 /** Weekdays of 2021–2025: the history; the trading day appends after the last of them. */
 const DAYS_SQL = `(select array_agg(d::date order by d) from generate_series('2021-01-04'::date, '2025-12-30'::date, '1 day') d
@@ -117,20 +135,145 @@ export async function generateSqlBook(db: pg.Client, o: SqlBookOptions): Promise
       [stocks],
     );
     written += inserted.rowCount ?? 0;
-    // The back office's positions: what the trades leave, at their average buy price.
+    if (o.corporateActions !== false) await bookCorporateActions(db, stamped);
+    // The back office's positions: what the trades and share credits leave; the cost is the
+    // traded shares' at their average buy price (a credit adds shares, not cost).
     await db.query(`insert into holdings (updated_at, account_id, stock_code, isin_code, quantity, avg_cost, total_cost)
-      select ${stamped}, t.account_id, t.stock_code, min(t.isin_code),
-        sum(case when t.type = 'buy' then t.quantity else -t.quantity end),
-        round(sum(t.total_value) filter (where t.type = 'buy') / sum(t.quantity) filter (where t.type = 'buy'), 4),
-        round(sum(case when t.type = 'buy' then t.quantity else -t.quantity end) *
-          sum(t.total_value) filter (where t.type = 'buy') / sum(t.quantity) filter (where t.type = 'buy'), 4)
-      from transactions t join gen_accounts a on a.id = t.account_id
-      group by t.account_id, t.stock_code`);
+      select ${stamped}, p.account_id, p.stock_code, p.isin, p.traded + coalesce(c.credited, 0),
+        round(p.cost / (p.traded + coalesce(c.credited, 0)), 4), round(p.cost, 4)
+      from (
+        select t.account_id, t.stock_code, min(t.isin_code) as isin,
+          sum(case when t.type = 'buy' then t.quantity else -t.quantity end) as traded,
+          sum(case when t.type = 'buy' then t.quantity else -t.quantity end) *
+            sum(t.total_value) filter (where t.type = 'buy') / sum(t.quantity) filter (where t.type = 'buy') as cost
+        from transactions t join gen_accounts a on a.id = t.account_id
+        group by t.account_id, t.stock_code
+      ) p
+      left join (
+        select c.account_id, c.stock_code, sum(c.quantity) as credited
+        from corporate_actions c join gen_accounts a on a.id = c.account_id
+        where c.type = 'share_dividend' group by 1, 2
+      ) c on c.account_id = p.account_id and c.stock_code = p.stock_code`);
     await db.query("commit");
     o.onProgress?.(to + 1);
   }
   await db.query("analyze");
   return written;
+}
+
+/**
+ * The chunk's corporate actions (its accounts are in gen_accounts): per holding and year, a cash
+ * dividend on the shares traded in before its ex-date, and in CREDIT_YEARS one share per ten so
+ * held. Counting traded shares only keeps it one pass over the trades; what the service checks
+ * is the rows, not the entitlement.
+ */
+async function bookCorporateActions(db: pg.Client, stamped: string): Promise<void> {
+  const signed = "case when t.type = 'buy' then t.quantity else -t.quantity end";
+  const heldBefore = (ex: string, name: string) => `sum(${signed}) filter (where t.trade_date < ${ex}) as ${name}`;
+  const columns = [
+    ...ACTION_YEARS.map((y) => heldBefore(CASH_EX(y), `cash_${y}`)),
+    ...CREDIT_YEARS.map((y) => heldBefore(CREDIT_EX(y), `credit_${y}`)),
+  ];
+  const events = [
+    ...ACTION_YEARS.map(
+      (y) => `('cash_dividend', ${CASH_EX(y)}, ${CASH_EX(y)} + 30, h.cash_${y}, h.cash_${y} * 1000, h.cash_${y} * 50)`,
+    ),
+    ...CREDIT_YEARS.map((y) => `('share_dividend', ${CREDIT_EX(y)}, ${CREDIT_EX(y)} + 14, h.credit_${y} / 10, 0, 0)`),
+  ];
+  await db.query(`insert into corporate_actions (updated_at, account_id, stock_code, isin_code, type, ex_date, pay_date, quantity, gross_amount, tax)
+    select ${stamped}, h.account_id, h.stock_code, h.isin, e.type, e.ex_date, e.pay_date, e.quantity, e.gross, e.tax
+    from (
+      select t.account_id, t.stock_code, min(t.isin_code) as isin, ${columns.join(", ")}
+      from transactions t join gen_accounts a on a.id = t.account_id
+      group by t.account_id, t.stock_code
+    ) h
+    cross join lateral (values ${events.join(", ")}) as e(type, ex_date, pay_date, quantity, gross, tax)
+    where e.quantity > 0`);
+}
+
+/** The first weekday after the latest date the source's trades, corporate actions and closes carry. */
+async function nextWeekday(db: pg.Client): Promise<string> {
+  const { rows } = await db.query(
+    `select to_char(d, 'YYYY-MM-DD') as date
+     from (select greatest((select max(trade_date) from transactions), (select max(ex_date) from corporate_actions),
+             (select max(trade_date) from stock_prices)) as last) l,
+       generate_series(l.last + 1, l.last + 7, '1 day') d
+     where extract(isodow from d) < 6 order by d limit 1`,
+  );
+  return rows[0].date as string;
+}
+
+export interface DividendSeason {
+  /** The ex-date every credit carries: the first weekday after the source's latest date. */
+  date: string;
+  /** Share credits booked, one per chosen holding, and the positions they moved. */
+  credits: number;
+  holdings: number;
+}
+
+/**
+ * A dividend season in the back office, in one transaction: a share credit of one share per ten
+ * held (at least one) for `holdingPercent` of the live positions, chosen by a hash of the id,
+ * booked in `corporate_actions` and added to the position.
+ */
+export async function applyDividendSeason(db: pg.Client, { holdingPercent = 30 } = {}): Promise<DividendSeason> {
+  await db.query("begin");
+  try {
+    const date = await nextWeekday(db);
+    await db.query(
+      `create temp table season on commit drop as
+       select h.id, h.account_id, h.stock_code, h.isin_code, greatest(h.quantity / 10, 1) as quantity
+       from holdings h join accounts a on a.id = h.account_id
+       where h.deleted_at is null and a.deleted_at is null and h.quantity > 0 and abs(hashtext(h.id::text)) % 1000 < $1`,
+      [Math.round(holdingPercent * 10)],
+    );
+    const credits = await db.query(
+      `insert into corporate_actions (account_id, stock_code, isin_code, type, ex_date, pay_date, quantity, gross_amount, tax)
+       select account_id, stock_code, isin_code, 'share_dividend', $1::date, $1::date + 14, quantity, 0, 0 from season`,
+      [date],
+    );
+    const positions = await db.query(
+      `update holdings h set quantity = h.quantity + s.quantity, updated_at = clock_timestamp() from season s where h.id = s.id`,
+    );
+    await db.query("commit");
+    return { date, credits: credits.rowCount ?? 0, holdings: positions.rowCount ?? 0 };
+  } catch (err) {
+    await db.query("rollback");
+    throw err;
+  }
+}
+
+/** `count` stock codes for a price day: the market's tickers but the one left unpriced, then made-up codes. */
+export function priceDayCodes(count: number, unpriced: string): string[] {
+  const codes = TICKERS.map((t) => t.code).filter((c) => c !== unpriced);
+  for (let i = 0; codes.length < count; i++) codes.push(`P${String(i).padStart(4, "0")}`);
+  return codes.slice(0, count);
+}
+
+export interface PriceDay {
+  date: string;
+  closes: number;
+  /** Customers with a served position in a stock that got a close: the answers whose valuation moves. */
+  valuedCustomers: number;
+}
+
+/**
+ * A price day in the back office: one close for each of `codes` on the first weekday after the
+ * source's latest date. A valuation only: it must recompute no customer's metrics.
+ */
+export async function applyPriceDay(db: pg.Client, codes: string[]): Promise<PriceDay> {
+  const date = await nextWeekday(db);
+  const closes = await db.query(
+    `insert into stock_prices (stock_code, trade_date, close_price)
+     select code, $1::date, 10000 + 50 * n from unnest($2::text[]) with ordinality as c(code, n)`,
+    [date, codes],
+  );
+  const { rows } = await db.query(
+    `select count(distinct a.customer_id)::int as n from holdings h join accounts a on a.id = h.account_id
+     where h.deleted_at is null and a.deleted_at is null and h.stock_code = any($1::text[])`,
+    [codes],
+  );
+  return { date, closes: closes.rowCount ?? 0, valuedCustomers: rows[0].n };
 }
 
 export interface TradingDay {

@@ -6,7 +6,12 @@
  * - the initial sync by chained runs (scripts/bench/chain.ts: runSync again until complete,
  *   each with the default 25 s budget), with no step in between;
  * - a trading day (scripts/bench/book.ts), synced the same way: the source-to-served lag is
- *   the time from its commit until a run reports complete and the target serves its trades.
+ *   the time from its commit until a run reports complete and the target serves its trades;
+ * - a price day (1,000 closes) and a dividend season (share credits for 30% of the positions),
+ *   each synced the same way, with its lag.
+ *
+ * Each phase is printed beside its floor: the same rows copied over dblink into a second target
+ * on the same server (scripts/bench/floor.ts).
  *
  * Every run's peak heap is sampled every ~50 ms. The runs execute in Node here, not workerd;
  * the local database server runs in a child process so its buffers are not counted as the
@@ -22,8 +27,19 @@ import { parseArgs } from "node:util";
 import { createSql } from "../../src/db/client";
 import { freePort } from "../wrangler-dev";
 import type { SyncConfig } from "../../src/sync/run";
-import { applyTradingDay, generateSqlBook, type TradingDay } from "./book";
+import { UNPRICED_TICKER } from "../demo/generate";
+import {
+  applyDividendSeason,
+  applyPriceDay,
+  applyTradingDay,
+  type DividendSeason,
+  generateSqlBook,
+  type PriceDay,
+  priceDayCodes,
+  type TradingDay,
+} from "./book";
 import { syncUntilComplete, type Chain, type ChainedRun } from "./chain";
+import { dblinkCopy, type Timed } from "./floor";
 
 const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -44,10 +60,14 @@ export interface ScaleResult {
   generatedTrades: number;
   generateMs: number;
   initial: Chain;
+  initialFloor: Timed;
   day: TradingDay;
   dayChain: Chain;
+  dayFloor: Timed;
   /** From the trading day's commit until the run that reported complete returned. */
   lagMs: number;
+  priceDay: PriceDay & { chain: Chain; floor: Timed; lagMs: number };
+  season: DividendSeason & { chain: Chain; floor: Timed; lagMs: number };
   served: { trades: number; metricsAfterCommit: number; dayCustomers: number; pending: number };
 }
 
@@ -91,7 +111,7 @@ const describeRun = ({ report, peakHeap, startHeap }: ChainedRun, i: number) =>
 export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleResult> {
   const server = await startServerProcess();
   const suffix = `scale${Date.now().toString(36)}`;
-  const [targetDb, sourceDb] = [`investments_${suffix}`, `backoffice_${suffix}`];
+  const [targetDb, sourceDb, floorDb] = [`investments_${suffix}`, `backoffice_${suffix}`, `investments_${suffix}floor`];
   const config: SyncConfig = {
     DATABASE_URL: server.connectionString(targetDb),
     SOURCE_DATABASE_URL: server.connectionString(sourceDb),
@@ -102,10 +122,13 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
     // The server creates each database, with its schema, on first use.
     await createSql(config.SOURCE_DATABASE_URL!)`select 1`;
     await createSql(config.DATABASE_URL)`select 1`;
+    await createSql(server.connectionString(floorDb))`select 1`;
     const source = new pg.Client({ connectionString: `${PG_URL}/${sourceDb}` });
     const target = new pg.Client({ connectionString: `${PG_URL}/${targetDb}` });
-    for (const c of [source, target]) c.on("error", () => undefined); // ended by the drop at the end
-    await Promise.all([source.connect(), target.connect()]);
+    const floor = new pg.Client({ connectionString: `${PG_URL}/${floorDb}` });
+    for (const c of [source, target, floor]) c.on("error", () => undefined); // ended by the drop at the end
+    await Promise.all([source.connect(), target.connect(), floor.connect()]);
+    const clock = async () => (await source.query("select clock_timestamp()::text as at")).rows[0].at as string;
     try {
       log(`generating ${customers} customers × ${options.tradesPerCustomer} trades in PostgreSQL`);
       const started = performance.now();
@@ -121,13 +144,17 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
 
       log("initial sync, chained runs");
       const initial = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
+      log("initial floor: dblink copy");
+      const initialFloor = await dblinkCopy(floor, sourceDb, null);
 
+      const since = await clock();
       const day = await applyTradingDay(source);
       const committed = performance.now();
       const committedAt = new Date();
       log(`trading day committed: ${JSON.stringify(day)}`);
       const dayChain = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
       const lagMs = performance.now() - committed;
+      const dayFloor = await dblinkCopy(floor, sourceDb, since);
 
       // Served: the day's trades are in the target under their customer, nothing waits, the
       // touched customers' stored metrics were written after the commit.
@@ -140,15 +167,32 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
            ((select count(*) from holdings_pending) + (select count(*) from metrics_pending))::int as pending`,
         [day.date, committedAt.toISOString()],
       );
+
+      /** A change committed by `apply`, synced by chained runs, then copied over dblink. */
+      const afterCommit = async <T>(name: string, apply: () => Promise<T>) => {
+        const from = await clock();
+        const what = await apply();
+        const at = performance.now();
+        log(`${name} committed: ${JSON.stringify(what)}`);
+        const chain = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
+        const lag = performance.now() - at;
+        return { ...what, chain, lagMs: lag, floor: await dblinkCopy(floor, sourceDb, from) };
+      };
+      const priceDay = await afterCommit("price day", () => applyPriceDay(source, priceDayCodes(1000, UNPRICED_TICKER)));
+      const season = await afterCommit("dividend season", () => applyDividendSeason(source));
       return {
         options,
         customers,
         generatedTrades,
         generateMs,
         initial,
+        initialFloor,
         day,
         dayChain,
+        dayFloor,
         lagMs,
+        priceDay,
+        season,
         served: {
           trades: rows[0].trades,
           metricsAfterCommit: rows[0].metrics_after_commit,
@@ -157,10 +201,10 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
         },
       };
     } finally {
-      await Promise.all([source.end(), target.end()]).catch(() => undefined);
+      await Promise.all([source.end(), target.end(), floor.end()]).catch(() => undefined);
     }
   } finally {
-    for (const db of [targetDb, sourceDb]) {
+    for (const db of [targetDb, sourceDb, floorDb]) {
       await fetch(`${server.url}/__drop?database=${db}`, { method: "POST" }).catch(() => undefined);
     }
     // The drops run in the server's background: SIGTERM lets it finish them before it exits.
@@ -173,21 +217,26 @@ const n = (x: number) => x.toLocaleString("en-US");
 
 export function printScaleTable(r: ScaleResult): string {
   const heaps = (c: Chain) => c.runs.map((run) => run.peakHeap).sort((a, b) => a - b);
-  const row = (name: string, c: Chain, extra: string) => {
+  const row = (name: string, c: Chain, floor: Timed, extra: string) => {
     const h = heaps(c);
-    return `| ${name} | ${n(c.rows)} | ${c.runs.length} | ${seconds(c.ms)} | ${seconds(c.metricsMs)} | ${seconds(Math.max(...c.runs.map((x) => x.report.duration_ms)))} | ${mb(h[Math.floor(h.length / 2)]!)} | ${mb(h.at(-1)!)} | ${extra} |`;
+    return `| ${name} | ${n(c.rows)} | ${c.runs.length} | ${seconds(c.ms)} | ${seconds(c.metricsMs)} | ${seconds(floor.ms)} | ${(c.ms / floor.ms).toFixed(1)} | ${seconds(Math.max(...c.runs.map((x) => x.report.duration_ms)))} | ${mb(h[Math.floor(h.length / 2)]!)} | ${mb(h.at(-1)!)} | ${extra} |`;
   };
   const d = r.day;
-  const all = [...r.initial.runs, ...r.dayChain.runs];
+  const all = [...r.initial.runs, ...r.dayChain.runs, ...r.priceDay.chain.runs, ...r.season.chain.runs];
   const lines = [
     `Scale: ${n(r.generatedTrades)} trades (${n(r.customers)} customers × ${n(r.options.tradesPerCustomer)}), generated in PostgreSQL in ${seconds(r.generateMs)} s, stamped ${r.options.fresh ? "now (--fresh)" : "a day ago"}; runSync in Node (not workerd) over the HTTP driver + local database server (its own process) on PostgreSQL, chained: each run has the default 25 s budget and the next starts as soon as it returns.`,
     `Trading day: ${n(d.appended)} trades appended on ${d.date} for ${n(d.customers)} customers, ${n(d.holdings)} positions moved, ${n(d.edited)} older trades edited, ${n(d.deleted)} soft-deleted.`,
+    `Price day: ${n(r.priceDay.closes)} closes on ${r.priceDay.date}; ${n(r.priceDay.valuedCustomers)} customers hold a stock that got one (their valuation changes, their P&L does not).`,
+    `Dividend season: ${n(r.season.credits)} share credits with ex-date ${r.season.date}, ${n(r.season.holdings)} positions moved.`,
+    "Floor: the same rows copied by INSERT ... SELECT over dblink into a second target on the same server (no HTTP, no JSON, no metrics), right after each phase.",
     `Peak heap: process.memoryUsage().heapUsed sampled every ~50 ms during each run, in Node; it includes what the process held when the run started, after a full collection (${mb(Math.min(...all.map((x) => x.startHeap)))}–${mb(Math.max(...all.map((x) => x.startHeap)))} MB: the benchmark, tsx, the driver).`,
     "",
-    "| phase | rows written | runs | total s | of which metrics s | longest run s | median run's peak heap MB | largest peak heap MB | source-to-served lag |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---|",
-    row("initial sync", r.initial, ""),
-    row("trading day", r.dayChain, `${seconds(r.lagMs)} s from commit to complete`),
+    "| phase | rows written | runs | total s | of which metrics s | floor s | total ÷ floor | longest run s | median run's peak heap MB | largest peak heap MB | source-to-served lag |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    row("initial sync", r.initial, r.initialFloor, ""),
+    row("trading day", r.dayChain, r.dayFloor, `${seconds(r.lagMs)} s from commit to complete`),
+    row("price day", r.priceDay.chain, r.priceDay.floor, `${seconds(r.priceDay.lagMs)} s from commit to complete`),
+    row("dividend season", r.season.chain, r.season.floor, `${seconds(r.season.lagMs)} s from commit to complete`),
     "",
     `Served after the trading day: ${n(r.served.trades)} of its ${n(d.appended)} new trades in the target under their customer; stored metrics written after the commit for ${n(r.served.metricsAfterCommit)} of the ${n(r.served.dayCustomers)} customers who traded; ${r.served.pending} holdings or customers still pending.`,
   ];

@@ -10,6 +10,8 @@
  *   trades edited, a few soft deletes (scripts/bench/book.ts);
  * - "price day": one close for each of 1,000 stock codes on a new date (the demo's tickers,
  *   then made-up codes), which moves latest_prices and recomputes no customer's metrics;
+ * - "dividend season": a share credit for 30% of the positions on a new date
+ *   (scripts/bench/book.ts), each continuing its holding's stored partial;
  * - one new trade for a customer with 100,000 trades: in a small holding, then in the large one.
  *
  * Each phase is printed beside a floor measured in the same run on the same PostgreSQL server:
@@ -21,15 +23,24 @@
 import pg from "pg";
 import { pathToFileURL } from "node:url";
 import { generateDemoBookChunks, UNPRICED_TICKER } from "../demo/generate";
-import { TICKERS } from "../demo/market";
 import { loadBook } from "../demo/load";
 import { startLocalDbServer } from "../local-db";
 import { createSql } from "../../src/db/client";
 import { isoMicros } from "../../src/sync/cursor";
 import type { SyncConfig } from "../../src/sync/run";
 import { STREAMS, type StreamName } from "../../src/sync/streams";
-import { applyTradingDay, generateSqlBook, type TradingDay } from "./book";
+import {
+  applyDividendSeason,
+  applyPriceDay,
+  applyTradingDay,
+  type DividendSeason,
+  generateSqlBook,
+  type PriceDay,
+  priceDayCodes,
+  type TradingDay,
+} from "./book";
 import { syncUntilComplete, type Chain } from "./chain";
+import { dblinkCopy, type Timed } from "./floor";
 
 const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1000);
@@ -54,17 +65,12 @@ const CHANGES: Record<StreamName, string> = {
   accounts: "account_no = account_no || '0'",
   holdings: "quantity = quantity + 1",
   transactions: "fee = fee + 1",
-  corporate_actions: "tax = tax", // the bench books none
+  corporate_actions: "pay_date = pay_date + 1",
   stock_prices: "close_price = close_price + 10",
 };
 
 /** A price day: one close for each of this many stock codes (the demo's tickers, then made-up codes). */
 const PRICE_DAY_CODES = 1000;
-
-export interface Timed {
-  rows: number;
-  ms: number;
-}
 
 export interface Phase {
   name: string;
@@ -89,6 +95,8 @@ export interface SyncBenchResult {
   sourceRows: number;
   phases: Phase[];
   tradingDay: TradingDay;
+  priceDay: PriceDay;
+  season: DividendSeason;
   oneTrade: OneTrade[];
 }
 
@@ -98,36 +106,6 @@ async function connect(database: string): Promise<pg.Client> {
   client.on("error", () => undefined);
   await client.connect();
   return client;
-}
-
-/** Copies the source rows changed after `since` (all of them when null) into the floor target over dblink. */
-async function dblinkCopy(floor: pg.Client, sourceDb: string, since: string | null): Promise<Timed> {
-  const started = performance.now();
-  let rows = 0;
-  for (const stream of STREAMS) {
-    // The target mirrors every row, tombstones included, as the sync leaves it.
-    const columns = ["id", "deleted_at", ...stream.columns.map((c) => c.name)];
-    const typeOf = (c: string) =>
-      c === "id" ? "uuid" : c === "deleted_at" ? "timestamptz" : stream.columns.find((s) => s.name === c)!.type;
-    const typed = [...columns.map((c) => `${c} ${typeOf(c)}`), "source_updated_at timestamptz"];
-    const derived = stream.derived ? [stream.derived.name] : [];
-    const select = [...columns.map((c) => `t.${c}`), "t.updated_at"];
-    const join = stream.derived ? ` left join ${stream.derived.stream} p on p.id = t.${stream.derived.foreignKey}` : "";
-    const remote = `select ${[...select, ...(stream.derived ? [`p.${stream.derived.column}`] : [])].join(", ")} from ${stream.name} t${join}
-      ${since ? `where t.updated_at > '${since}'` : ""}`;
-    const all = [...columns, "source_updated_at", ...derived];
-    const result = await floor.query(
-      `insert into ${stream.name} (${all.join(", ")})
-       select ${all.join(", ")} from dblink($1, $2) as s(${[...typed, ...derived.map((d: string) => `${d} uuid`)].join(", ")})
-       on conflict (id) do update set ${all
-         .filter((c) => c !== "id")
-         .map((c) => `${c} = excluded.${c}`)
-         .join(", ")}`,
-      [`dbname=${sourceDb}`, remote],
-    );
-    rows += result.rowCount ?? 0;
-  }
-  return { rows, ms: performance.now() - started };
 }
 
 const log = (msg: string) => console.error(`[bench sync ${new Date().toISOString().slice(11, 19)}] ${msg}`);
@@ -170,7 +148,6 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
       return { name, sync, floor: await dblinkCopy(floor, sourceDb, since) };
     };
     try {
-      await floor.query("create extension if not exists dblink");
       const phases = [await phase("initial", null)];
 
       await settle();
@@ -191,14 +168,13 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
       // A price day: one close per stock code on a new date; a valuation, never a P&L recompute.
       await settle();
       since = await clock();
-      const codes = [...TICKERS.map((t) => t.code).filter((c) => c !== UNPRICED_TICKER)];
-      for (let i = 0; codes.length < PRICE_DAY_CODES; i++) codes.push(`P${String(i).padStart(4, "0")}`);
-      await sourcePg.query(
-        `insert into stock_prices (stock_code, trade_date, close_price, updated_at)
-         select code, '2026-01-05', 10000 + 50 * n, clock_timestamp() from unnest($1::text[]) with ordinality as c(code, n)`,
-        [codes],
-      );
-      phases.push(await phase(`price day (${PRICE_DAY_CODES} closes)`, since));
+      const priceDay = await applyPriceDay(sourcePg, priceDayCodes(PRICE_DAY_CODES, UNPRICED_TICKER));
+      phases.push(await phase(`price day (${n(priceDay.closes)} closes)`, since));
+
+      await settle();
+      since = await clock();
+      const season = await applyDividendSeason(sourcePg);
+      phases.push(await phase("dividend season", since));
 
       // A customer with 100,000 trades: synced in full first, then one trade at a time.
       log(`one large customer: ${BIG_TRADES} trades`);
@@ -264,7 +240,7 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
           readFloorMs: reads.sort((a, b) => a - b)[1]!,
         });
       }
-      return { sourceRows, phases, tradingDay, oneTrade };
+      return { sourceRows, phases, tradingDay, priceDay, season, oneTrade };
     } finally {
       await Promise.all([floor.end(), sourcePg.end(), targetPg.end()]);
     }
@@ -285,6 +261,8 @@ export function printSyncTable(r: SyncBenchResult): string {
     `Sync, runSync over the HTTP driver + local database server on PostgreSQL, ${n(CUSTOMERS)} customers × ${n(TRADES_PER_CUSTOMER)} demo trades (${n(r.sourceRows)} source rows), default budget: a run stops at 25 s and the next continues, until one reports complete. Overlap ${OVERLAP_SECONDS} s, and each phase's changes made after the previous phase's rows left the window (BENCH_OVERLAP_SECONDS).`,
     "Floor: the same changed rows copied by INSERT ... SELECT over dblink between two databases of the same server (no HTTP, no JSON, no metrics), measured right after each phase.",
     `Trading day: ${n(d.appended)} trades appended on ${d.date} for ${n(d.customers)} customers, ${n(d.holdings)} positions moved, ${n(d.edited)} older trades edited, ${n(d.deleted)} soft-deleted.`,
+    `Price day: ${n(r.priceDay.closes)} closes on ${r.priceDay.date}; ${n(r.priceDay.valuedCustomers)} customers hold a stock that got one (their valuation changes, their P&L does not).`,
+    `Dividend season: ${n(r.season.credits)} share credits with ex-date ${r.season.date}, ${n(r.season.holdings)} positions moved.`,
     "",
     "| phase | runs | rows written | trades changed | whole s | of which metrics s | floor s | whole ÷ floor | data (whole − metrics) ÷ floor | holdings recomputed | customers merged | metrics ms per changed trade |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
