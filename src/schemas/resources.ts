@@ -205,7 +205,7 @@ export const Stats = z
       }),
     total_return: money(47245000).openapi({
       description:
-        "`realized_pnl_average_cost` + `valuation.unrealized_pnl` + `dividends.net`, read with the latest closes: the realized and dividend parts are added exactly and rounded once, then `valuation.unrealized_pnl` (itself rounded once) is added, so it may differ by 0.01 from the sum of the three rounded figures and from one rounding of all three exact parts. Holdings without a market price add nothing to the unrealized part",
+        "`realized_pnl_average_cost` + `valuation.unrealized_pnl` + `dividends.net`, read with the latest closes: the three exact parts added, then rounded once, so it may differ by 0.01 from the sum of the three rounded figures. Holdings without a market price add nothing to the unrealized part",
     }),
     valuation: valuationSchema(),
   })
