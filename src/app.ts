@@ -13,6 +13,7 @@ import { registerAdminKeyScheme } from "./routes/admin";
 import { aggregate } from "./routes/aggregate";
 import { analytics } from "./routes/analytics";
 import { brokers } from "./routes/brokers";
+import { corporateActions } from "./routes/corporate-actions";
 import { customers } from "./routes/customers";
 import { docs } from "./routes/docs";
 import { health } from "./routes/health";
@@ -51,6 +52,7 @@ export function createApp() {
     .route("/api", stats)
     .route("/api", analytics)
     .route("/api", aggregate)
+    .route("/api", corporateActions)
     .route("/api", brokers)
     .route("/api", sync)
     .route("/api", docs(app));

@@ -75,6 +75,7 @@ export const LOOKUP_ROUTES = [
   "/api/stats/:slug",
   "/api/analytics/:slug",
   "/api/aggregate/:slug",
+  "/api/corporate-actions/:slug",
 ] as const;
 
 /** For LOOKUP_ROUTES, ahead of the edge cache: a blocked client must not get cached hits either. */

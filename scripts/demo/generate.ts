@@ -10,6 +10,7 @@
  * Pure TypeScript (no node: modules) so the tests can run it inside workerd.
  */
 import { newSlug } from "../../src/domain/slug";
+import { type CorporateEvent, corporateCalendar, DIVIDEND_TAX_PERCENT, spreadCredit } from "./actions";
 import { BROKERS, isinFor, Market, TICKERS, tradingDays } from "./market";
 import { emailFor, mobilePhone, personName, STAFF_NAMES } from "./people";
 import { Random } from "./random";
@@ -35,7 +36,7 @@ export interface DemoBook {
   accounts: AccountRow[];
   holdings: HoldingRow[];
   transactions: TransactionRow[];
-  /** None yet: the demo books no dividends or share credits. */
+  /** Cash dividends and share credits the accounts received (scripts/demo/actions.ts). */
   corporate_actions: CorporateActionRow[];
   stock_prices: StockPriceRow[];
 }
@@ -121,10 +122,11 @@ export function* generateDemoBookChunks(options: DemoOptions = {}): Generator<De
   yield { ...emptyBook(), brokers, staff, stock_prices: closingPrices(firm, market) };
 
   const customerEmails = new Set<string>();
+  const calendar = corporateCalendar(days);
   for (let index = 0; index < customers; index++) {
     const rng = new Random(seed, FIRST_CUSTOMER_STREAM + index);
     const trades = rng.int(tradesPerCustomer[0], tradesPerCustomer[1]);
-    yield new Customer(rng, market, index, brokers, staff[index % staff.length]!, customerEmails).trade(trades);
+    yield new Customer(rng, market, index, brokers, staff[index % staff.length]!, customerEmails).trade(trades, calendar);
   }
 }
 
@@ -191,13 +193,16 @@ const wholeDong = (dong: number) => `${dong}.0000`;
 const centiDong = (centi: number) => `${Math.floor(centi / 100)}.${String(centi % 100).padStart(2, "0")}00`;
 const scaled4 = (value: bigint) => `${value / 10_000n}.${String(value % 10_000n).padStart(4, "0")}`;
 
-/** Shares bought together: what is left of them and what they cost, fee included. */
+/**
+ * Shares bought together: what is left of them and what that costs, fee included, exactly
+ * (costNum / costDen in 1/100 đồng: fees can carry fractional đồng, a partly sold lot keeps a
+ * share of its cost, and credited shares join a lot at no cost).
+ */
 interface Lot {
   day: number;
-  quantity: number;
   remaining: number;
-  /** total_value + fee in 1/100 đồng (fees can carry fractional đồng). */
-  costCenti: number;
+  costNum: bigint;
+  costDen: bigint;
 }
 
 interface Position {
@@ -280,7 +285,7 @@ class Customer {
     this.orderValue = Math.exp(Math.log(20e6) + rng.float() * Math.log(20));
   }
 
-  trade(count: number): DemoBook {
+  trade(count: number, calendar: readonly CorporateEvent[] = []): DemoBook {
     const { rng } = this;
     const lastDay = this.market.days.length - 1;
     const tradeDays = Int32Array.from({ length: count }, () => rng.int(this.firstDay, lastDay)).sort();
@@ -296,15 +301,64 @@ class Customer {
       }
     }
 
+    let nextEvent = 0;
     for (let i = 0; i < count; i++) {
       const day = tradeDays[i]!;
+      // What the accounts received before this day's trades (a credit counts from its ex-date).
+      while (nextEvent < calendar.length && calendar[nextEvent]!.exDay <= day) this.receive(calendar[nextEvent++]!);
       const account = rng.pick(this.accounts);
       const sellChance = Math.min(0.8, 0.15 + 0.1 * account.positions.size);
       const done = (bonusAt.has(i) && this.bonusSell(account, day)) || (rng.chance(sellChance) && this.sell(account, day));
       if (!done) this.buy(account, day);
     }
+    // After the last trade, events until the end of the demo period still reach what is held.
+    while (nextEvent < calendar.length) this.receive(calendar[nextEvent++]!);
     for (const account of this.accounts) this.addHoldings(account);
     return this.book;
+  }
+
+  /** One issuer's event, for every account holding its stock: a cash dividend or a share credit. */
+  private receive(event: CorporateEvent): void {
+    const { rng } = this;
+    for (const account of this.accounts) {
+      const position = account.positions.get(event.ticker);
+      if (!position) continue;
+      const held = position.quantity;
+      const base = {
+        id: rng.uuid(),
+        account_id: account.row.id,
+        stock_code: TICKERS[event.ticker]!.code,
+        isin_code: ISINS[event.ticker]!,
+        ex_date: this.market.days[event.exDay]!,
+        pay_date: this.market.days[event.payDay]!,
+        // Booked by the back office on the payment date.
+        updated_at: timestamp(rng, this.market.days[event.payDay]!, 8),
+        deleted_at: null,
+      };
+      if ("cash" in event.kind) {
+        const gross = BigInt(held) * BigInt(event.kind.cash);
+        const tax = (gross * DIVIDEND_TAX_PERCENT) / 100n;
+        this.book.corporate_actions.push({
+          ...base,
+          type: "cash_dividend",
+          quantity: held,
+          gross_amount: wholeDong(Number(gross)),
+          tax: wholeDong(Number(tax)),
+        });
+        continue;
+      }
+      const quantity = Math.floor((held * event.kind.per100) / 100);
+      if (quantity === 0) continue;
+      this.book.corporate_actions.push({ ...base, type: "share_dividend", quantity, gross_amount: "0.0000", tax: "0.0000" });
+      const parts = spreadCredit(
+        position.lots.map((lot) => lot.remaining),
+        quantity,
+      );
+      position.lots.forEach((lot, i) => {
+        lot.remaining += parts[i]!;
+      });
+      position.quantity += quantity;
+    }
   }
 
   private buy(account: Account, day: number): void {
@@ -318,7 +372,7 @@ class Customer {
 
     let position = account.positions.get(ticker);
     if (!position) account.positions.set(ticker, (position = { ticker, lots: [], quantity: 0, updatedAt: "" }));
-    position.lots.push({ day, quantity, remaining: quantity, costCenti: trade.totalValue * 100 + trade.feeCenti });
+    position.lots.push({ day, remaining: quantity, costNum: BigInt(trade.totalValue * 100 + trade.feeCenti), costDen: 1n });
     position.quantity += quantity;
     position.updatedAt = trade.row.updated_at;
   }
@@ -328,12 +382,13 @@ class Customer {
     const { rng } = this;
     const sellable: [Position, number][] = [];
     for (const position of account.positions.values()) {
-      const settled = settledQuantity(position, day);
-      if (settled > 0) sellable.push([position, settled]);
+      // Board lots only: odd shares from a credit stay held.
+      const lots = Math.floor(settledQuantity(position, day) / LOT);
+      if (lots > 0) sellable.push([position, lots]);
     }
     if (sellable.length === 0) return false;
-    const [position, settled] = rng.pick(sellable);
-    const quantity = rng.chance(0.5) ? settled : rng.int(1, settled / LOT) * LOT;
+    const [position, lots] = rng.pick(sellable);
+    const quantity = (rng.chance(0.5) ? lots : rng.int(1, lots)) * LOT;
     const trade = this.record(account, day, position.ticker, "sell", quantity);
     consume(position, quantity);
     position.updatedAt = trade.row.updated_at;
@@ -355,8 +410,9 @@ class Customer {
     });
     if (candidates.length === 0) return false;
     const ticker = rng.pick(candidates);
+    // In board lots, beyond everything held, odd credited shares included.
     const held = account.positions.get(ticker)?.quantity ?? 0;
-    this.record(account, day, ticker, "sell", held + rng.int(1, 5) * LOT);
+    this.record(account, day, ticker, "sell", Math.floor(held / LOT) * LOT + rng.int(1, 5) * LOT);
     account.positions.delete(ticker);
     return true;
   }
@@ -430,6 +486,12 @@ function consume(position: Position, quantity: number): void {
   while (quantity > 0) {
     const lot = position.lots[0]!;
     const taken = Math.min(quantity, lot.remaining);
+    // The shares left keep their share of the cost: cost × (remaining − taken) / remaining.
+    lot.costNum *= BigInt(lot.remaining - taken);
+    lot.costDen *= BigInt(lot.remaining);
+    const g = gcd(lot.costNum, lot.costDen);
+    lot.costNum /= g;
+    lot.costDen /= g;
     lot.remaining -= taken;
     quantity -= taken;
     if (lot.remaining === 0) position.lots.shift();
@@ -438,13 +500,22 @@ function consume(position: Position, quantity: number): void {
 
 /**
  * Weighted average cost of the remaining shares, fees included, in units of 0.0001 đồng,
- * rounded half up. FIFO leaves only the oldest lot partly sold, so the remaining cost is that
- * lot's cost × remaining / quantity plus the whole cost of the others: one exact fraction.
+ * rounded half up: the lots' exact remaining costs added up, over the shares held.
  */
 function averageCost(position: Position): bigint {
-  const [head, ...rest] = position.lots;
-  const restCenti = rest.reduce((sum, lot) => sum + BigInt(lot.costCenti), 0n);
-  const numerator = (BigInt(head!.costCenti) * BigInt(head!.remaining) + restCenti * BigInt(head!.quantity)) * 100n;
-  const denominator = BigInt(head!.quantity) * BigInt(position.quantity);
+  let num = 0n;
+  let den = 1n;
+  for (const lot of position.lots) {
+    num = num * lot.costDen + lot.costNum * den;
+    den *= lot.costDen;
+  }
+  // 1/100 đồng to 0.0001 đồng is × 100.
+  const numerator = num * 100n;
+  const denominator = den * BigInt(position.quantity);
   return (numerator * 2n + denominator) / (denominator * 2n);
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a === 0n ? 1n : a;
 }

@@ -88,6 +88,18 @@ export function addFraction(total: FixedSum, num: bigint, den: bigint): void {
   if (q * den !== scaled) total.inexact++;
 }
 
+/** Takes back out of `total` a term addFraction added to it, exactly: the same truncated part, the same inexact count. */
+export function removeFraction(total: FixedSum, num: bigint, den: bigint): void {
+  if (den === 1n) {
+    total.whole -= num;
+    return;
+  }
+  const scaled = num * SCALE;
+  const q = scaled / den;
+  total.scaled -= q;
+  if (q * den !== scaled) total.inexact--;
+}
+
 /** What an aggregate and a stored partial both count. */
 export interface Counts {
   transactions: number;
@@ -178,10 +190,20 @@ export function addHolding(
   if (!inFifoOrder(holding)) holding.sort(fifoOrder);
   const credits = sortedCredits(extras.credits ?? []);
   const onAverage = extras.onAverage;
+  const average = extras.average ?? noAverageCost();
+  // The walk's figure is its parts plus the cost at its end less the cost at its start
+  // (average-cost.ts). A walk that continues a stored partial starts from the cost that partial
+  // ended with and added: that term is taken back out exactly, so a continued sum is the very
+  // sum a walk over the whole history makes.
+  const start = { num: average.num, den: average.den };
+  if (start.num !== 0n) {
+    removeFraction(agg.averagePnl, start.num, start.den);
+    onAverage?.(-start.num, start.den);
+  }
   walkAverageCost(
     holding,
     credits,
-    extras.average ?? noAverageCost(),
+    average,
     onAverage
       ? (num, den) => {
           addFraction(agg.averagePnl, num, den);
@@ -189,6 +211,10 @@ export function addHolding(
         }
       : (num, den) => addFraction(agg.averagePnl, num, den),
   );
+  if (average.num !== 0n) {
+    addFraction(agg.averagePnl, average.num, average.den);
+    onAverage?.(average.num, average.den);
+  }
   agg.unmatched += matchHolding(
     holding,
     onDeal

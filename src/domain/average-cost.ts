@@ -27,13 +27,26 @@ export const loadAverageCost = ([shares, num, den]: StoredAverageCost): AverageC
   den: BigInt(den),
 });
 
-/** Receives each sell's realized figure, num / den in 10^-4 đồng (den > 0, not reduced). */
+/**
+ * Receives the parts of the walk's realized figure, num / den in 10^-4 đồng (den > 0, not
+ * reduced). With the cost at the end of the walk less the cost at its start, which the walk
+ * leaves to its caller (addHolding, src/domain/aggregate.ts), they sum to the figure exactly.
+ */
 export type AverageSink = (num: bigint, den: bigint) => void;
 
 /**
- * Walks one holding's trades (fifoOrder) and credits (creditOrder) from `state`, passing each
- * sell's figure to `sink`, and leaves the holding's shares and cost in `state`. A credit dated
- * D comes after the trades dated before D and before those dated D or later, as in FIFO.
+ * Walks one holding's trades (fifoOrder) and credits (creditOrder) from `state`, passing the
+ * parts of its realized figure to `sink`, and leaves the holding's shares and cost in `state`.
+ * A credit dated D comes after the trades dated before D and before those dated D or later, as
+ * in FIFO.
+ *
+ * The sells' figures (net * m / q - C * m / Q each) are passed in another form with the same
+ * sum: the costs out add up to the cost at the start, plus the buys' costs, less the cost at the
+ * end, so the walk passes each sell's net * m / q and each buy's cost negated, and the caller
+ * adds the cost at the end less the cost at the start. All but those two are whole 10^-4 đồng
+ * when a sell matches all its shares, so a holding sold out sums exactly in the fixed scale
+ * (fixed.ts) however its average cost divided: the stored total_return part (total-return.ts)
+ * cannot be decided from an inexact sum that lands on a whole 10^-4, and needs no deals then.
  */
 export function walkAverageCost(
   trades: readonly ParsedTrade[],
@@ -46,17 +59,17 @@ export function walkAverageCost(
     while (next < credits.length && (credits[next] as ParsedCredit).day <= t.day) credit(state, credits[next++] as ParsedCredit);
     if (t.quantity <= 0) continue; // as in FIFO: a row without shares takes no part
     if (t.type === "buy") {
-      state.num += costOf(t) * state.den;
+      const cost = costOf(t);
+      state.num += cost * state.den;
       state.shares += t.quantity;
+      sink(-cost, 1n);
       continue;
     }
     const m = Math.min(t.quantity, state.shares);
     if (m === 0) continue;
-    const q = BigInt(t.quantity);
     const held = BigInt(state.shares);
     const sold = BigInt(m);
-    // net * m / q - (num / den) * m / Q over one denominator q * Q * den.
-    sink(netOf(t) * sold * held * state.den - state.num * sold * q, q * held * state.den);
+    sink(m === t.quantity ? netOf(t) : netOf(t) * sold, m === t.quantity ? 1n : BigInt(t.quantity));
     // The cost left is C * (Q - m) / Q, reduced so the fraction stays as small as it can.
     let num = state.num * (held - sold);
     let den = state.den * held;

@@ -16,6 +16,8 @@
  * schemas (src/schemas/decimal.ts), which the OpenAPI document still shows as a `number`.
  */
 
+import { roundDiv } from "./units";
+
 /** Any decimal text: Postgres numeric output, JSON number text, with or without an exponent. */
 const NUMBER = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d{1,4}))?$/;
 
@@ -101,6 +103,13 @@ export class Decimal {
   /** The exact difference. */
   minus(other: Decimal): Decimal {
     return this.plus(other.negated());
+  }
+
+  /** The value rounded to `places` decimals, half away from zero: the service's one rounding rule. */
+  rounded(places: number): Decimal {
+    const { scaled, places: has } = scaledOf(this);
+    if (has <= places) return this;
+    return Decimal.fromScaled(roundDiv(scaled, 10n ** BigInt(has - places)), places);
   }
 
   negated(): Decimal {

@@ -17,6 +17,7 @@ import { Decimal } from "./decimal";
 import type { ExactSums, Fraction } from "./exact";
 import { SCALE, decide, decideRatio } from "./fixed";
 import type { CustomerMetrics, Deal } from "./types";
+import { decideReturnPart, returnPartExact } from "./total-return";
 import { roundDiv, toNumber } from "./units";
 
 class Undecided extends Error {}
@@ -80,12 +81,9 @@ export function finish(agg: Aggregate, exact?: ExactSums, dividends: DividendSum
           tax: cents(dividends.tax),
           net: cents(dividends.gross - dividends.tax),
         },
-        // The stored part of total_return: the realized average-cost figure plus net dividends.
-        // The valuation's unrealized P&L is added as it is read (src/db/queries/valuation.ts).
-        total_return: money({ ...agg.averagePnl, whole: agg.averagePnl.whole + dividends.gross - dividends.tax }, 1, () => {
-          const f = (exact as ExactSums).averageCost();
-          return { num: f.num + (dividends.gross - dividends.tax) * f.den, den: f.den };
-        }),
+        // The stored part of total_return, kept precise enough to be rounded once at read time
+        // with the valuation's unrealized P&L added (total-return.ts).
+        total_return: returnPart(agg.averagePnl, dividends.gross - dividends.tax, exact),
       },
       analytics: {
         summary: {
@@ -114,6 +112,18 @@ export function finish(agg: Aggregate, exact?: ExactSums, dividends: DividendSum
     if (e instanceof Undecided) return null;
     throw e;
   }
+}
+
+/**
+ * realized_pnl_average_cost + net dividends (10^-4 đồng), exact, as the part total-return.ts
+ * stores; from the fixed-scale sum when it decides, else from the exact terms.
+ */
+function returnPart(averagePnl: FixedSum, netDividends: bigint, exact: ExactSums | undefined): Decimal {
+  const part = decideReturnPart(scaledTotal(averagePnl) + netDividends * SCALE, averagePnl.inexact);
+  if (part) return part;
+  if (!exact) throw new Undecided();
+  const f = exact.averageCost();
+  return returnPartExact({ num: f.num + netDividends * f.den, den: f.den });
 }
 
 function profitFactor(

@@ -23,3 +23,4 @@ export {
 } from "./partial";
 export { type DealSink, type OpenLot, type OpenLots, type ParsedTrade, matchHolding, parseTrade } from "./fifo";
 export type { Analytics, AnalyticsSummary, CreditInput, CustomerMetrics, Deal, Stats, TradeInput } from "./types";
+export { RETURN_PART_PLACES, decideReturnPart, returnPartExact, servedTotalReturn } from "./total-return";

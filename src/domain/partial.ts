@@ -38,15 +38,18 @@ import { gcd } from "./units";
  * Bumped whenever the meaning of a stored partial changes (SCALE, a field): a stored partial of
  * another format must be recomputed from its trades, never merged.
  */
-export const PARTIAL_FORMAT = 2;
+export const PARTIAL_FORMAT = 3;
 
 /**
  * The version of the rules behind the stored metrics (their fields and how each is computed).
  * Bumped whenever a stored figure changes meaning or a field is added: a target whose recorded
  * version is older (or, written before versions were recorded, has none) recomputes every
  * customer's stored metrics once by itself (src/sync/rules.ts).
+ * 1: share credits, average cost, dividends, total_return. 2: the stored total_return is the
+ * exact-enough part of total-return.ts (5 places), not a figure rounded to 2 (with
+ * PARTIAL_FORMAT 3: the average-cost sum in parts that add up exactly, average-cost.ts).
  */
-export const METRICS_RULES = 1;
+export const METRICS_RULES = 2;
 
 /** A fixed-scale sum (10^-4 đồng or days, times SCALE): |exact - sum| < inexact. */
 export interface PartialSum {

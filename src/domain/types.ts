@@ -46,8 +46,9 @@ export interface Stats {
   /** Cash dividends received (DESIGN §6.1): income, in no trading figure. net = gross - tax. */
   dividends: { count: number; gross: Decimal; tax: Decimal; net: Decimal };
   /**
-   * As stored: realized_pnl_average_cost + dividends.net, rounded once from the exact parts.
-   * Served with the valuation's unrealized P&L added (src/db/queries/valuation.ts, DESIGN §6.1).
+   * As stored: realized_pnl_average_cost + dividends.net as the part of total-return.ts (up to
+   * 5 places, not rounded to 2). Served as that part plus the valuation's exact unrealized P&L,
+   * rounded once (src/db/queries/valuation.ts, DESIGN §6.1).
    */
   total_return: Decimal;
 }

@@ -32,6 +32,7 @@ export const DOCUMENT_CONFIG = {
     { name: "Customers", description: "The customer's profile, and everything about them in one call" },
     { name: "Portfolio", description: "Current holdings" },
     { name: "Transactions", description: "Paginated, filterable trade history" },
+    { name: "Corporate actions", description: "Cash dividends and share credits the accounts received" },
     { name: "Metrics", description: "Realized P&L statistics and trading-style analytics, computed at sync" },
     { name: "Brokers", description: "Supported securities companies" },
     { name: "Admin", description: "Operations that need the admin key (`X-Admin-Key`)" },

@@ -4,7 +4,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { type ErrorBody, reasonFor } from "../errors";
-import { Analytics, Broker, Customer, Holding, Pagination, Stats, Transaction } from "./resources";
+import { Analytics, Broker, CorporateAction, Customer, Holding, Pagination, Stats, Transaction } from "./resources";
 
 const succeeded = z.literal(true);
 
@@ -23,6 +23,13 @@ export const TransactionPage = z
     pagination: Pagination,
   })
   .openapi("TransactionPage");
+export const CorporateActionPage = z
+  .strictObject({
+    success: succeeded,
+    data: z.array(CorporateAction).openapi({ description: "Newest first: ex_date descending, then id descending" }),
+    pagination: Pagination,
+  })
+  .openapi("CorporateActionPage");
 export const StatsResponse = success(Stats).openapi("StatsResponse");
 export const AnalyticsResponse = success(Analytics).openapi("AnalyticsResponse");
 export const AggregateResponse = success(

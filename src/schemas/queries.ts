@@ -1,5 +1,5 @@
 /**
- * Query parameters of the trade history (4.3 and 4.4), per DESIGN §5. Parameters the schema
+ * Query parameters of the trade history (4.3 and 4.4) and of the corporate actions, per DESIGN §5. Parameters the schema
  * does not name are ignored. A repeated parameter counts by its first value, as
  * `URLSearchParams.get` reads it and as the edge cache keys it (src/cache.ts), so a cached and
  * an uncached answer to the same URL never differ.
@@ -42,34 +42,67 @@ const code = (pattern: RegExp, message: string, oneCase: (code: string) => strin
 
 const DATES = ["start_date", "end_date"];
 
-export const HistoryQuery = z
-  .object({
-    page: wholeNumber({ min: 1, max: MAX_PAGE, fallback: 1, description: "Page number, from 1; a page past the end is empty" }),
-    per_page: wholeNumber({ min: 1, max: MAX_PER_PAGE, fallback: 10, description: "Records per page" }),
-    broker: code(/^[A-Za-z0-9]{1,20}$/, "must be a broker code: 1 to 20 letters or digits", (code) => code.toLowerCase()).openapi(
-      {
-        description: "Broker code, any case: only trades in accounts at that broker",
+/**
+ * The filters a paginated list of one customer's rows takes: page, per_page, broker, stock code,
+ * a `type` among `types`, and a date range on the list's own date (`dated`: what the dates bound).
+ */
+function listQuery<const T extends readonly [string, ...string[]]>(options: {
+  types: T;
+  typeOf: string;
+  dated: string;
+  rows: string;
+}) {
+  const { types, typeOf, dated, rows } = options;
+  return z
+    .object({
+      page: wholeNumber({ min: 1, max: MAX_PAGE, fallback: 1, description: "Page number, from 1; a page past the end is empty" }),
+      per_page: wholeNumber({ min: 1, max: MAX_PER_PAGE, fallback: 10, description: "Records per page" }),
+      broker: code(/^[A-Za-z0-9]{1,20}$/, "must be a broker code: 1 to 20 letters or digits", (code) =>
+        code.toLowerCase(),
+      ).openapi({
+        description: `Broker code, any case: only ${rows} in accounts at that broker`,
         example: "SSI",
         maxLength: 20,
-      },
-    ),
-    stock_code: code(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits", (code) => code.toUpperCase()).openapi({
-      description: "Ticker symbol, any case",
-      example: "FPT",
-      maxLength: 10,
-    }),
-    type: queryParam(z.enum(["buy", "sell"], "must be buy or sell").optional()).openapi({ description: "Transaction type" }),
-    start_date: date("First trade date included"),
-    end_date: date("Last trade date included"),
-  })
-  .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
-    path: ["start_date"],
-    message: "must not be after end_date",
-    // Only compare dates that are themselves valid; a bad one already has its own issue.
-    when: (payload) => !payload.issues.some((issue) => DATES.includes(String(issue.path?.[0]))),
-  });
+      }),
+      stock_code: code(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits", (code) => code.toUpperCase()).openapi({
+        description: "Ticker symbol, any case",
+        example: "FPT",
+        maxLength: 10,
+      }),
+      type: queryParam(
+        z.enum(types, `must be ${types.slice(0, -1).join(", ")} or ${types[types.length - 1]}`).optional(),
+      ).openapi({
+        description: typeOf,
+      }),
+      start_date: date(`First ${dated} included`),
+      end_date: date(`Last ${dated} included`),
+    })
+    .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
+      path: ["start_date"],
+      message: "must not be after end_date",
+      // Only compare dates that are themselves valid; a bad one already has its own issue.
+      when: (payload) => !payload.issues.some((issue) => DATES.includes(String(issue.path?.[0]))),
+    });
+}
+
+export const HistoryQuery = listQuery({
+  types: ["buy", "sell"],
+  typeOf: "Transaction type",
+  dated: "trade date",
+  rows: "trades",
+});
 
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
+
+/** GET /api/corporate-actions/{slug}: the history's filters, `type` a kind of action and the dates on `ex_date`. */
+export const CorporateActionQuery = listQuery({
+  types: ["cash_dividend", "share_dividend"],
+  typeOf: "`cash_dividend` (cash paid per share held) or `share_dividend` (shares credited: stock dividend, bonus shares, split)",
+  dated: "ex-dividend date (`ex_date`)",
+  rows: "actions",
+});
+
+export type CorporateActionQuery = z.infer<typeof CorporateActionQuery>;
 
 /** POST /api/sync: `full` also reconciles what a delta cannot see (DESIGN §7). */
 export const SyncQuery = z.object({

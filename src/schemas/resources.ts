@@ -140,6 +140,30 @@ export const Transaction = z
   })
   .openapi("Transaction") satisfies z.ZodType<Read.Transaction>;
 
+export const CorporateAction = z
+  .strictObject({
+    id,
+    type: z.enum(["cash_dividend", "share_dividend"]).openapi({
+      description:
+        "`cash_dividend`: cash paid on the shares held; `share_dividend`: shares credited without payment (stock dividend, bonus shares, split)",
+    }),
+    stock_code: Holding.shape.stock_code,
+    isin_code: Holding.shape.isin_code,
+    ex_date: date.openapi({
+      description: "Ex-rights date: a share credit counts from this day in the realized P&L (FIFO and average cost)",
+    }),
+    pay_date: date.openapi({ description: "Day the cash was paid or the shares were credited; not before `ex_date`" }),
+    quantity: shares(1000).openapi({ description: "Shares credited; for a cash dividend, the shares entitled" }),
+    gross_amount: money(2000000).openapi({ description: "Cash before tax, in đồng; 0 for a share credit" }),
+    tax: money(100000).openapi({ description: "Tax withheld from the cash; 0 for a share credit" }),
+    net_amount: money(1900000).openapi({ description: "`gross_amount − tax`: the cash the account received" }),
+    account: AccountRef,
+  })
+  .openapi("CorporateAction", {
+    description:
+      "What one account received from an issuer: a cash dividend (in `stats.dividends`, never in trading P&L) or a share credit (spread over the holding's open lots)",
+  }) satisfies z.ZodType<Read.CorporateAction>;
+
 export const Pagination = z
   .strictObject({
     page: z.number().int().min(1).openapi({ example: 1, format: "int32" }),
@@ -181,7 +205,7 @@ export const Stats = z
       }),
     total_return: money(47245000).openapi({
       description:
-        "`realized_pnl_average_cost` + `valuation.unrealized_pnl` + `dividends.net`, read with the latest closes: the realized and dividend parts are added exactly and rounded once, then `valuation.unrealized_pnl` (itself rounded once) is added, so it may differ by 0.01 from the sum of the three rounded figures and from one rounding of all three exact parts. Holdings without a market price add nothing to the unrealized part",
+        "`realized_pnl_average_cost` + `valuation.unrealized_pnl` + `dividends.net`, read with the latest closes: the three exact parts added, then rounded once, so it may differ by 0.01 from the sum of the three rounded figures. Holdings without a market price add nothing to the unrealized part",
     }),
     valuation: valuationSchema(),
   })
@@ -241,5 +265,6 @@ export type Broker = z.infer<typeof Broker>;
 export type Customer = z.infer<typeof Customer>;
 export type Holding = z.infer<typeof Holding>;
 export type Transaction = z.infer<typeof Transaction>;
+export type CorporateAction = z.infer<typeof CorporateAction>;
 export type Stats = z.infer<typeof Stats>;
 export type Analytics = z.infer<typeof Analytics>;

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { Decimal } from "../../src/domain/decimal";
 import { Book } from "../support/book";
 import { Client } from "../support/worker";
-import { referenceMetrics } from "../domain/reference";
+import { referenceMetrics, referenceTotalReturn } from "../domain/reference";
 import { synced, withSource } from "../sync/helpers";
 
 const LIMIT = "9999999999999999.9999";
@@ -106,7 +106,7 @@ describe("exact digits", () => {
   });
 
   it("serves stats and analytics past 2^53 and 10^21 exactly, without exponent, and a rounded loss as 0", async () => {
-    const { customer, text, expected } = await servedLimitBook();
+    const { book, customer, text, expected } = await servedLimitBook();
     const { stats, analytics } = expected;
     // The reference's figures are what the test is about: sums no double holds, a factor past 10^21.
     expect(stats.total_buy_value.text).toBe("10000000000000001");
@@ -121,9 +121,10 @@ describe("exact digits", () => {
       '"valuation":{"as_of":"2024-06-28","cost":10000000000000000,"priced_cost":10000000000000000,' +
       '"market_value":21474836469999999999785251.64,"unrealized_pnl":21474836459999999999785251.64,' +
       '"priced_holdings":1,"unpriced_holdings":0}';
-    // The total return adds that unrealized P&L to the stored realized and dividend parts.
-    const unrealized = Decimal.parse("21474836459999999999785251.64");
-    const served = { ...stats, total_return: stats.total_return.plus(unrealized) };
+    // The total return: the realized and dividend parts plus the exact unrealized P&L
+    // (21474836469999999999785251.6353 − 9999999999999999.9999, in 10^-4 đồng), rounded once.
+    const unrealized = 214748364599999999997852516354n;
+    const served = { ...stats, total_return: referenceTotalReturn(book.transactions, [], [], unrealized) };
     expect(served.total_return.text).toBe("21474836569999999948562510.01");
     const statsText = await text(`/api/stats/${customer.slug}`);
     expect(statsText).toBe(`${JSON.stringify({ success: true, data: served }).slice(0, -2)},${valuation}}}`);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { BROKERS_SCOPE, customerScope, entryKey, invalidate, PRICES_SCOPE, versionKey } from "../../src/cache";
 import { getConfig } from "../../src/env";
 import { addTrade, Book, twoCustomerBook, writeSource, writeTarget } from "../support/book";
+import { changeSource } from "../sync/helpers";
 import { cachedClient, withInvestor, type CacheClient } from "./helpers";
 
 const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
@@ -91,6 +92,42 @@ describe("a sync that changes a customer", () => {
     expect(other).toMatchObject({ status: 200, cache: "HIT", trips: 0 });
     expect(other.text).toBe(before.get(bStats)!.text);
     expect(await client.counted(aStats)).toMatchObject({ cache: "HIT", trips: 0 });
+  });
+
+  it("drops the customer's corporate actions and stats when a sync changes a dividend, and only theirs", async () => {
+    const client = await cachedClient();
+    const a = twoCustomerBook();
+    const dividend = a.book.corporateAction({
+      account_id: a.accounts.ssi.id,
+      type: "cash_dividend",
+      ex_date: "2024-05-10",
+      quantity: 100,
+      gross_amount: "200000",
+      tax: "10000",
+    });
+    await writeSource(client.dbs.source, a.book);
+    await client.sync();
+    const actions = `/api/corporate-actions/${a.customer.slug}?type=cash_dividend`;
+    const stats = `/api/stats/${a.customer.slug}`;
+    const theirs = `/api/corporate-actions/${a.other.slug}`;
+    for (const path of [actions, stats, theirs]) {
+      await client.expectServed(path, "MISS", 1);
+      await client.expectServed(path, "HIT", 0);
+    }
+
+    await changeSource(client.dbs.source, "corporate_actions", dividend.id, { gross_amount: "300000", tax: "15000" });
+    expect(await client.sync()).toMatchObject({ synced_rows: 1, changed_customers: 1 });
+
+    const listed = await client.expectServed(actions, "MISS", 1);
+    expect(listed.body.data).toMatchObject([{ id: dividend.id, gross_amount: 300000, tax: 15000, net_amount: 285000 }]);
+    expect((await client.expectServed(stats, "MISS", 1)).body.data.dividends).toEqual({
+      count: 1,
+      gross: 300000,
+      tax: 15000,
+      net: 285000,
+    });
+    await client.expectServed(actions, "HIT", 0);
+    await client.expectServed(theirs, "HIT", 0);
   });
 
   it("a sync that changes nothing keeps every entry", async () => {

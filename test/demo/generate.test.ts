@@ -137,6 +137,7 @@ describe("demo book", () => {
   it("prices trades in board lots and on ticks, with value, fee and tax consistent", () => {
     const exchange = new Map(TICKERS.map((t) => [t.code, t.exchange]));
     for (const t of book.transactions) {
+      // Board lots: odd shares from a credit are held, never traded here.
       expect(t.quantity % 100).toBe(0);
       expect(t.quantity).toBeGreaterThan(0);
       const price = scaled(t.price);
@@ -163,35 +164,60 @@ describe("demo book", () => {
     }
   });
 
-  it("sells only settled shares (T+2), except a few bonus-share sells, and holds what the trades leave", () => {
+  it("sells only settled shares (T+2), except a few bonus-share sells, and holds what the trades and credits leave", () => {
     const dayIndex = new Map(tradingDays("2021-01-04", "2025-12-31").map((d, i) => [d, i]));
-    // What P&L matching sees: per account and stock, by date, a day's buys before its sells.
-    const ordered = [...book.transactions].sort(
-      (a, b) => a.trade_date.localeCompare(b.trade_date) || (a.type === b.type ? 0 : a.type === "buy" ? -1 : 1),
-    );
-    const lots = new Map<string, { day: number; quantity: number; remaining: number; cost: bigint }[]>();
+    // What P&L matching sees: per account and stock, by date, a day's credits, then its buys, then its sells.
+    const rank = (e: { kind: string }) => ["credit", "buy", "sell"].indexOf(e.kind);
+    const events = [
+      ...book.transactions.map((t) => ({ kind: t.type, date: t.trade_date, row: t })),
+      ...book.corporate_actions
+        .filter((c) => c.type === "share_dividend")
+        .map((c) => ({ kind: "credit", date: c.ex_date, row: { ...c, trade_date: c.ex_date } })),
+    ].sort((a, b) => a.date.localeCompare(b.date) || rank(a) - rank(b));
+    // A lot's remaining shares and their exact cost, num / den in 0.0001 đồng.
+    const lots = new Map<string, { day: number; remaining: number; num: bigint; den: bigint }[]>();
     let bonusSells = 0;
-    for (const t of ordered) {
+    for (const { kind, row: t } of events) {
       const key = `${t.account_id}|${t.stock_code}`;
       const open = lots.get(key) ?? [];
       lots.set(key, open);
       const day = dayIndex.get(t.trade_date)!;
-      if (t.type === "buy") {
-        open.push({ day, quantity: t.quantity, remaining: t.quantity, cost: scaled(t.total_value) + scaled(t.fee) });
+      const held = open.reduce((s, l) => s + l.remaining, 0);
+      if (kind === "credit") {
+        // Spread over the open lots by the largest remainder, ties to the earlier lot (DESIGN §6.1).
+        if (held === 0) {
+          open.push({ day, remaining: t.quantity, num: 0n, den: 1n });
+          continue;
+        }
+        const parts = open.map((l, i) => ({
+          i,
+          share: Math.floor((t.quantity * l.remaining) / held),
+          rest: (t.quantity * l.remaining) % held,
+        }));
+        let left = t.quantity - parts.reduce((s, p) => s + p.share, 0);
+        for (const p of [...parts].sort((a, b) => b.rest - a.rest || a.i - b.i)) if (left-- > 0) p.share++;
+        for (const p of parts) open[p.i]!.remaining += p.share;
         continue;
       }
-      const held = open.reduce((s, l) => s + l.remaining, 0);
+      const tx = t as (typeof book.transactions)[number];
+      expect(tx.quantity % 100).toBe(0);
+      if (kind === "buy") {
+        open.push({ day, remaining: tx.quantity, num: scaled(tx.total_value) + scaled(tx.fee), den: 1n });
+        continue;
+      }
       const settled = open.filter((l) => l.day <= day - 2).reduce((s, l) => s + l.remaining, 0);
-      if (t.quantity > settled) {
+      if (tx.quantity > settled) {
         // Bonus shares: beyond everything held, and nothing held is still settling.
         bonusSells++;
-        expect(t.quantity).toBeGreaterThan(held);
+        expect(tx.quantity).toBeGreaterThan(held);
         expect(settled).toBe(held);
       }
-      let left = Math.min(t.quantity, held);
+      let left = Math.min(tx.quantity, held);
       while (left > 0) {
         const lot = open[0]!;
         const taken = Math.min(left, lot.remaining);
+        lot.num *= BigInt(lot.remaining - taken);
+        lot.den *= BigInt(lot.remaining);
         lot.remaining -= taken;
         left -= taken;
         if (lot.remaining === 0) open.shift();
@@ -208,12 +234,41 @@ describe("demo book", () => {
       const quantity = open.reduce((s, l) => s + l.remaining, 0);
       expect(holding.quantity).toBe(quantity);
       // avg_cost is the remaining cost / quantity to 0.0001: |avg × q − cost| <= q / 2 units.
-      const denominator = open.reduce((d, l) => d * BigInt(l.quantity), 1n);
-      const cost = open.reduce((s, l) => s + (l.cost * BigInt(l.remaining) * denominator) / BigInt(l.quantity), 0n);
+      const denominator = open.reduce((d, l) => d * l.den, 1n);
+      const cost = open.reduce((s, l) => s + (l.num * denominator) / l.den, 0n);
       const error = scaled(holding.avg_cost) * BigInt(quantity) * denominator - cost;
       expect((error < 0n ? -error : error) * 2n <= BigInt(quantity) * denominator).toBe(true);
       expect(scaled(holding.total_cost)).toBe(scaled(holding.avg_cost) * BigInt(quantity));
     }
+  });
+
+  it("books yearly cash dividends with 5% withheld, stock dividends and a bonus issue, on what the accounts held", () => {
+    const cash = book.corporate_actions.filter((c) => c.type === "cash_dividend");
+    const credits = book.corporate_actions.filter((c) => c.type === "share_dividend");
+    expect(cash.length).toBeGreaterThan(10);
+    expect(credits.length).toBeGreaterThan(0);
+    // The bonus issue: FPT, 20 per 100, ex 2023-11-20.
+    const bonus = credits.filter((c) => c.stock_code === "FPT" && c.ex_date === "2023-11-20");
+    const stockDividends = credits.filter((c) => c.ex_date.slice(5, 7) === "09");
+    expect(bonus.length + stockDividends.length).toBe(credits.length);
+    expect(stockDividends.length).toBeGreaterThan(0);
+    const accounts = new Set(book.accounts.map((a) => a.id));
+    for (const c of book.corporate_actions) {
+      expect(accounts.has(c.account_id)).toBe(true);
+      expect(c.pay_date >= c.ex_date).toBe(true);
+      expect(c.quantity).toBeGreaterThan(0);
+      expect(c.updated_at.startsWith(c.pay_date)).toBe(true);
+      if (c.type === "share_dividend") {
+        expect([c.gross_amount, c.tax]).toEqual(["0.0000", "0.0000"]);
+        continue;
+      }
+      // A whole number of hundreds of đồng a share, 5% of it withheld.
+      const gross = scaled(c.gross_amount);
+      expect(gross % (BigInt(c.quantity) * 100n * 10_000n)).toBe(0n);
+      expect(scaled(c.tax) * 20n).toBe(gross);
+    }
+    // Every year of the period has cash dividends: they are yearly.
+    expect(new Set(cash.map((c) => c.ex_date.slice(0, 4))).size).toBeGreaterThanOrEqual(4);
   });
 
   it("scales to exactly customers × trades per customer", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CreditInput, computeMetrics } from "../../src/domain";
+import { type CreditInput, computeMetrics, servedTotalReturn } from "../../src/domain";
+import { Decimal } from "../../src/domain/decimal";
 import { ACCOUNT_A, tradeFactory } from "./trades";
 
 /** A share credit to account A, stock "X" (tradeFactory's defaults). */
@@ -152,8 +153,10 @@ describe("cash dividends and total return (DESIGN §6.1)", () => {
     expect(stats.realized_pnl).toEqual(666.67);
     expect(stats.total_tax).toEqual(0);
     expect(analytics.summary.total_fee_tax).toEqual(0);
-    // 666.666… + 285.005 = 951.671…, rounded once: 951.67 (the rounded parts add to 951.68).
+    // 666.666… + 285.005 = 951.67166…, stored as the midpoint of its 10^-4 step
+    // (src/domain/total-return.ts), served rounded once: 951.67 (the rounded parts add to 951.68).
     expect(stats.realized_pnl_average_cost).toEqual(666.67);
-    expect(stats.total_return).toEqual(951.67);
+    expect(stats.total_return.text).toBe("951.67165");
+    expect(servedTotalReturn(stats.total_return, Decimal.ZERO).text).toBe("951.67");
   });
 });

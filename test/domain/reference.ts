@@ -147,6 +147,33 @@ export function referenceAverageCost(trades: readonly TradeInput[], credits: rea
   return total;
 }
 
+/**
+ * The stored part of total_return (src/domain/total-return.ts), restated: the exact value when
+ * it is a whole number of 10^-4 đồng, else the midpoint of the 10^-4 step that holds it.
+ */
+export function referenceReturnPart(exact: Fraction): Decimal {
+  const units = exact.mul(new Fraction(10_000n));
+  let floor = units.num / units.den;
+  if (floor * units.den > units.num) floor -= 1n;
+  const step = new Fraction(floor, 10_000n);
+  const part = step.compare(exact) === 0 ? step : step.add(new Fraction(1n, 20_000n));
+  return part.toRoundedDecimal(5);
+}
+
+/**
+ * What GET /api/stats serves as total_return: realized P&L by average cost + net dividends +
+ * the unrealized P&L (`unrealized`, in 10^-4 đồng), all exact, rounded once to 2 places.
+ */
+export function referenceTotalReturn(
+  trades: readonly TradeInput[],
+  credits: readonly CreditInput[],
+  dividends: readonly DividendInput[],
+  unrealized: bigint,
+): Decimal {
+  const net = dividends.reduce((a, d) => a.add(money(d.gross_amount)).sub(money(d.tax)), ZERO);
+  return referenceAverageCost(trades, credits).add(net).add(new Fraction(unrealized, 10_000n)).toRoundedDecimal(2);
+}
+
 export function referenceMetrics(
   trades: readonly TradeInput[],
   credits: readonly CreditInput[] = [],
@@ -202,8 +229,8 @@ export function referenceMetrics(
         tax: tax.toRoundedDecimal(2),
         net: gross.sub(tax).toRoundedDecimal(2),
       },
-      // The stored figure, without the valuation's unrealized P&L (added as read).
-      total_return: averageCost.add(gross).sub(tax).toRoundedDecimal(2),
+      // The stored part, without the valuation's unrealized P&L (added as read, then rounded once).
+      total_return: referenceReturnPart(averageCost.add(gross).sub(tax)),
     },
     analytics: {
       summary: {

@@ -86,6 +86,7 @@ describe("the OpenAPI document", () => {
       "get /api/stats/{slug}": lookup,
       "get /api/analytics/{slug}": lookup,
       "get /api/aggregate/{slug}": lookup,
+      "get /api/corporate-actions/{slug}": history,
       "get /api/brokers": ["200", "304", "500", "503"],
       "post /api/sync": ["200", "400", "401", "409", "429", "500", "502", "503"],
       "get /api/sync/status": ["200", "401", "429", "500", "503"],

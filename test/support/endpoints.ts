@@ -87,6 +87,14 @@ export const ENDPOINTS: readonly Endpoint[] = [
   },
   {
     method: "get",
+    path: "/api/corporate-actions/{slug}",
+    access: "public",
+    cached: true,
+    reads: ["target"],
+    operationId: "listCorporateActions",
+  },
+  {
+    method: "get",
     path: "/api/brokers",
     access: "public",
     cached: true,

@@ -66,6 +66,16 @@ export function holdingValuation(h: Valued, closes: Map<string, Close>) {
   };
 }
 
+/** The unrealized P&L of the priced holdings before rounding, in 10^-4 đồng: what total_return is rounded with. */
+export function unrealizedUnits(holdings: readonly Valued[], closes: Map<string, Close>): bigint {
+  let total = 0n;
+  for (const h of holdings) {
+    const close = closes.get(h.stock_code);
+    if (close) total += BigInt(h.quantity) * scaled(close.close_price) - scaled(h.total_cost);
+  }
+  return total;
+}
+
 /** Stats' `valuation` over a customer's served holdings. */
 export function valuationOf(holdings: readonly Valued[], closes: Map<string, Close>) {
   let cost = 0n;

@@ -22,7 +22,7 @@ import type {
   TransactionRow,
 } from "../../src/db/source";
 import { servedAccount } from "../../src/db/served";
-import { combinePartials, computeMetrics, type HoldingPartial } from "../../src/domain";
+import { combinePartials, computeMetrics, type HoldingPartial, servedTotalReturn } from "../../src/domain";
 import { getConfig, type Env } from "../../src/env";
 import type { BudgetLimits } from "../../src/sync/budget";
 import { isoMicros } from "../../src/sync/cursor";
@@ -35,7 +35,7 @@ import { Book, cashDividends, shareCredits, twoCustomerBook, writeSource } from 
 export { addTrade } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
 import { Decimal } from "../../src/domain/decimal";
-import { holdingValuation, latestCloses, valuationOf } from "../support/valuation";
+import { holdingValuation, latestCloses, unrealizedUnits, valuationOf } from "../support/valuation";
 import { getJson } from "../support/worker";
 
 /** POST /api/sync with the configured admin key (or `key`), as an operator would. */
@@ -237,8 +237,10 @@ export async function referenceServed(
     );
     const metrics = computeMetrics(trades, shareCredits(actions), cashDividends(actions));
     const valuation = valuationOf(servedHoldings, closes);
-    // Served total_return adds the valuation's rounded unrealized P&L (src/db/queries/valuation.ts).
-    const total_return = metrics.stats.total_return.plus(Decimal.of(valuation.unrealized_pnl));
+    // Served total_return: the stored part plus the exact unrealized P&L, rounded once
+    // (src/domain/total-return.ts, src/db/queries/valuation.ts).
+    const unrealized = Decimal.fromScaled(unrealizedUnits(servedHoldings, closes), 4);
+    const total_return = servedTotalReturn(metrics.stats.total_return, unrealized);
     const stats = { ...metrics.stats, total_return, valuation };
     return { slug: c.slug, aggregate: { customer, portfolio: holdings, stats, analytics: metrics.analytics }, history };
   });

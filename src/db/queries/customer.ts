@@ -66,9 +66,8 @@ async function findStoredMetric<K extends keyof CustomerMetrics>(
 
 export const findAnalytics = (db: Db, slug: Lookup) => findStoredMetric(db, slug, "analytics");
 
-/** The stored stats beside the valuation read with them (its money as text, made Decimals here). */
-const withValuation = (stats: Stats, valuation: unknown): ServedStats =>
-  servedStats(stats, decodeExact(StatsSchema.shape.valuation, valuation));
+/** The stored stats beside the valuation read with them (its money as text, made Decimals there). */
+const withValuation = (stats: Stats, valuation: unknown): ServedStats => servedStats(stats, valuation);
 
 export async function findStats(db: Db, slug: Lookup): Promise<ServedStats | undefined> {
   const { rows } = await db.execute<{ stats: string | null; valuation: unknown }>(sql`

@@ -4,3 +4,4 @@ export { type Aggregate, findAggregate, findAnalytics, findCustomer, findPortfol
 export { type HistoryOwner, type HistoryPage, findHistory } from "./history";
 export { type CustomerPage, findCustomerPage } from "./customer-page";
 export type * from "./types";
+export { type CorporateActionList, findCorporateActions } from "./corporate-actions";

@@ -9,8 +9,8 @@
  * where the tables it names are in scope. Lists end with the row id so their order is total.
  */
 import { sql } from "drizzle-orm";
-import type { Customer, Holding, Transaction } from "./types";
-import { accounts, brokers, customers, holdings, latestPrices, staff, transactions } from "../schema";
+import type { CorporateAction, Customer, Holding, Transaction } from "./types";
+import { accounts, brokers, corporateActions, customers, holdings, latestPrices, staff, transactions } from "../schema";
 import { live } from "../served";
 
 /** The customer's served accounts (DESIGN §7); needs `customers`, `accounts` and its `brokers` joined. */
@@ -73,3 +73,11 @@ export const transactionJson = sql<Transaction>`json_build_object(
   'isin_code', ${transactions.isinCode}, 'type', ${transactions.type}, 'quantity', ${transactions.quantity},
   'price', ${transactions.price}::text, 'total_value', ${transactions.totalValue}::text, 'fee', ${transactions.fee}::text,
   'personal_tax', ${transactions.personalTax}::text, 'account', ${accountRefJson})`;
+
+/** Needs `corporate_actions` and its `accounts` and `brokers` in scope; net_amount is exact (numeric). */
+export const corporateActionJson = sql<CorporateAction>`json_build_object(
+  'id', ${corporateActions.id}, 'type', ${corporateActions.type}, 'stock_code', ${corporateActions.stockCode},
+  'isin_code', ${corporateActions.isinCode}, 'ex_date', ${corporateActions.exDate}, 'pay_date', ${corporateActions.payDate},
+  'quantity', ${corporateActions.quantity}, 'gross_amount', ${corporateActions.grossAmount}::text,
+  'tax', ${corporateActions.tax}::text, 'net_amount', (${corporateActions.grossAmount} - ${corporateActions.tax})::text,
+  'account', ${accountRefJson})`;

@@ -78,6 +78,27 @@ export interface Transaction {
   account: AccountRef;
 }
 
+/** What one account received (DESIGN §6.1): a cash dividend or a share credit. */
+export interface CorporateAction {
+  id: string;
+  type: "cash_dividend" | "share_dividend";
+  stock_code: string;
+  isin_code: string;
+  ex_date: string;
+  pay_date: string;
+  quantity: number;
+  gross_amount: Decimal;
+  tax: Decimal;
+  /** gross_amount - tax, exact. */
+  net_amount: Decimal;
+  account: AccountRef;
+}
+
+/** One page of a customer's corporate actions: like HistoryFilters, dates on ex_date. */
+export interface CorporateActionFilters extends Omit<HistoryFilters, "type"> {
+  type?: CorporateAction["type"];
+}
+
 /** One page of a trade history: codes already in canonical case, dates YYYY-MM-DD. */
 export interface HistoryFilters {
   page: number;
