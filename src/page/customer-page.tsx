@@ -6,7 +6,7 @@
 import type { Aggregate } from "../db/queries";
 import { Accounts } from "./accounts";
 import { TopDeals } from "./deals";
-import { Summary, Valuation } from "./figures";
+import { Returns, Summary, Valuation } from "./figures";
 import { History, type HistoryState } from "./history";
 import { Holdings } from "./holdings";
 import { Charts } from "./monthly";
@@ -17,10 +17,17 @@ export function CustomerPage(props: { aggregate: Aggregate; history: HistoryStat
     <>
       <Accounts aggregate={aggregate} />
       <Valuation aggregate={aggregate} />
+      <Returns aggregate={aggregate} />
       <Summary aggregate={aggregate} />
       <Charts aggregate={aggregate} />
       <Holdings aggregate={aggregate} />
       <TopDeals aggregate={aggregate} />
+      {/*
+        The place for what the accounts received (each cash dividend and share credit, from
+        GET /api/corporate-actions/:slug, apart from the trade history): a section of its own
+        in its own file, here, fed by a third statement in the page's batch
+        (src/db/queries/customer-page.ts).
+      */}
       <History aggregate={aggregate} state={props.history} />
     </>
   );

@@ -1,9 +1,9 @@
 /**
- * The page's figure cards: what the portfolio is worth at the latest closes, and the realized
- * profit and loss summary.
+ * The page's figure cards: what the portfolio is worth at the latest closes, what it earned in
+ * all, and the realized profit and loss summary.
  */
 import type { Aggregate } from "../db/queries";
-import { Figure, Money, Section } from "./kit";
+import { Count, Figure, Money, Section } from "./kit";
 import { useView } from "./view";
 
 /** What the holdings are worth at the latest closes; nothing when there are no holdings. */
@@ -31,6 +31,57 @@ export function Valuation(props: { aggregate: Aggregate }) {
           {valuation.unpriced_holdings > 0 ? <small>{t.unpricedNote(f.count(valuation.unpriced_holdings))}</small> : null}
         </Figure>
       </dl>
+    </Section>
+  );
+}
+
+/**
+ * What the portfolio earned, on one cost basis: `total_return` is the average-cost realized P&L,
+ * the unrealized P&L at the latest closes (whose cost is the broker's average cost) and the net
+ * cash dividends (src/schemas/resources.ts). Beside it, the two realized figures, which differ
+ * whenever a stock was bought at several prices, and the dividends. Nothing when the customer
+ * has no trade, holding or dividend.
+ */
+export function Returns(props: { aggregate: Aggregate }) {
+  const { t } = useView();
+  const { stats } = props.aggregate;
+  const { dividends, valuation } = stats;
+  if (stats.transaction_count + dividends.count + valuation.priced_holdings + valuation.unpriced_holdings === 0) return null;
+  return (
+    <Section id="returns" title={t.returns}>
+      <dl class="cards">
+        <Figure name="total_return" term={t.totalReturn}>
+          <Money value={stats.total_return} signed />
+          <small>{t.totalReturnParts}</small>
+        </Figure>
+        <Figure name="realized_pnl" term={t.realizedFifo}>
+          <Money value={stats.realized_pnl} signed />
+        </Figure>
+        <Figure name="realized_pnl_average_cost" term={t.realizedAverageCost}>
+          <Money value={stats.realized_pnl_average_cost} signed />
+        </Figure>
+        <Figure name="dividends" term={t.dividendsNet}>
+          <Money value={dividends.net} />
+          {dividends.count === 0 ? (
+            <small>{t.noDividends}</small>
+          ) : (
+            <small>
+              <span data-part="gross">
+                {t.dividendsGross}: <Money value={dividends.gross} />
+              </span>{" "}
+              ·{" "}
+              <span data-part="tax">
+                {t.dividendsTax}: <Money value={dividends.tax} />
+              </span>{" "}
+              ·{" "}
+              <span data-part="count">
+                {t.dividendsCount}: <Count value={dividends.count} />
+              </span>
+            </small>
+          )}
+        </Figure>
+      </dl>
+      <p>{t.realizedDiffer}</p>
     </Section>
   );
 }
