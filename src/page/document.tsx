@@ -1,13 +1,12 @@
 /** The HTML document around every page: language, landmarks, the inline stylesheet, noindex. */
 import type { Child } from "hono/jsx";
-import type { Lang } from "./i18n";
-import { MESSAGES } from "./i18n";
 import { STYLESHEET } from "./styles";
+import { useView } from "./view";
 
-export function Document(props: { lang: Lang; title: string; header: Child; children: Child }) {
-  const t = MESSAGES[props.lang];
+export function Document(props: { title: string; header: Child; children: Child }) {
+  const { lang, t } = useView();
   return (
-    <html lang={props.lang}>
+    <html lang={lang}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -15,23 +15,14 @@ import type { AppEnv } from "../context";
 import { type Aggregate, findAggregate, findCustomerPage } from "../db/queries";
 import { onError } from "../error-handler";
 import { AppError } from "../errors";
+import { CustomerPage } from "../page/customer-page";
 import { Document } from "../page/document";
-import { formatFor } from "../page/format";
-import { LANGS, type Lang, MESSAGES } from "../page/i18n";
+import { PageHeader } from "../page/header";
+import type { HistoryState } from "../page/history";
+import { LANGS, type Lang, type Messages } from "../page/i18n";
 import { filterParams, parseFilters } from "../page/query";
+import { type View, ViewContext, viewFor } from "../page/view";
 import { limitNotFound } from "../rate-limit";
-import {
-  Accounts,
-  Charts,
-  History,
-  type HistoryState,
-  Holdings,
-  PageHeader,
-  Summary,
-  TopDeals,
-  Valuation,
-  viewFor,
-} from "../page/sections";
 import { stylesheetHash } from "../page/styles";
 import { SlugParams } from "../schemas";
 
@@ -68,11 +59,14 @@ const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
   c.header("Vary", "Accept-Language", { append: true });
 });
 
-async function render(title: string, lang: Lang, header: Child, body: Child): Promise<string> {
+/** A whole page, its parts reading the view (language, words, formats, slug) from context. */
+async function render(view: View, title: string, header: Child, body: Child): Promise<string> {
   return `<!doctype html>${await (
-    <Document lang={lang} title={title} header={header}>
-      {body}
-    </Document>
+    <ViewContext.Provider value={view}>
+      <Document title={title} header={header}>
+        {body}
+      </Document>
+    </ViewContext.Provider>
   )}`;
 }
 
@@ -91,7 +85,7 @@ interface Problem {
 }
 
 /** What each problem page says; a 5xx says the same whatever its cause. */
-function problemText(t: (typeof MESSAGES)[Lang], problem: Problem): [title: string, text: string] {
+function problemText(t: Messages, problem: Problem): [title: string, text: string] {
   if (problem.status === 404) return [t.notFoundTitle, t.notFoundText];
   if (problem.status === 429) return [t.tooManyTitle, t.tooManyText(problem.retryAfter ?? "60")];
   return [t.errorTitle, t.errorText];
@@ -99,20 +93,19 @@ function problemText(t: (typeof MESSAGES)[Lang], problem: Problem): [title: stri
 
 /** The 404, 429 and 5xx pages: what happened, in the reader's language, and nothing about why. */
 async function problemPage(lang: Lang, slug: string, url: URL, problem: Problem): Promise<string> {
-  const t = MESSAGES[lang];
-  const v = viewFor(lang, slug, formatFor(lang));
-  const [title, text] = problemText(t, problem);
+  const view = viewFor(lang, slug);
+  const [title, text] = problemText(view.t, problem);
   const { requestId } = problem;
   return render(
+    view,
     title,
-    lang,
-    <PageHeader v={v} otherLanguageHref={otherLanguage(slug, lang, url)} />,
+    <PageHeader otherLanguageHref={otherLanguage(slug, lang, url)} />,
     <>
       <h1>{title}</h1>
       <p>{text}</p>
       {requestId ? (
         <p>
-          {t.requestId}: <code>{requestId}</code>
+          {view.t.requestId}: <code>{requestId}</code>
         </p>
       ) : null}
     </>,
@@ -165,20 +158,12 @@ export const page = new Hono<AppEnv>()
       }
       if (!aggregate) return c.html(await problemPage(lang, raw, url, { status: 404 }), 404);
 
-      const v = viewFor(lang, aggregate.customer.slug, formatFor(lang));
+      const view = viewFor(lang, aggregate.customer.slug);
       const body = await render(
-        v.t.title(aggregate.customer.name),
-        lang,
-        <PageHeader v={v} aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
-        <>
-          <Accounts v={v} aggregate={aggregate} />
-          <Valuation v={v} aggregate={aggregate} />
-          <Summary v={v} aggregate={aggregate} />
-          <Charts v={v} aggregate={aggregate} />
-          <Holdings v={v} aggregate={aggregate} />
-          <TopDeals v={v} aggregate={aggregate} />
-          <History v={v} aggregate={aggregate} state={state!} />
-        </>,
+        view,
+        view.t.title(aggregate.customer.name),
+        <PageHeader aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
+        <CustomerPage aggregate={aggregate} history={state!} />,
       );
       return c.html(body, filters.success ? 200 : 400);
     }),

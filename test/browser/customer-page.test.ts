@@ -20,7 +20,9 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
 /**
  * One investor over eight months: FPT bought each month at SSI and sold the next (wins and
  * losses), HPG bought monthly at VND and sold every other month, 27 trades in all, so the
- * history has three pages of ten.
+ * history has three pages of ten. 20 bonus FPT shares in February leave 20 shares behind each
+ * sale from March on, so FIFO and the average cost part ways; two cash dividends, one with
+ * decimals, give the dividends and the total return something to add.
  */
 function knownBook() {
   const book = new Book();
@@ -79,6 +81,27 @@ function knownBook() {
     quantity: 50,
     avg_cost: "70000.5000",
     total_cost: "3500025.0000",
+  });
+  book.corporateAction({ account_id: ssiMain.id, type: "share_dividend", ex_date: "2024-02-20", quantity: 20 });
+  book.corporateAction({
+    account_id: ssiMain.id,
+    type: "cash_dividend",
+    ex_date: "2024-06-14",
+    pay_date: "2024-07-01",
+    quantity: 100,
+    gross_amount: "150000.0000",
+    tax: "7500.0000",
+  });
+  book.corporateAction({
+    account_id: vndMain.id,
+    type: "cash_dividend",
+    stock_code: "HPG",
+    isin_code: "VN000000HPG4",
+    ex_date: "2024-07-12",
+    pay_date: "2024-08-02",
+    quantity: 200,
+    gross_amount: "80000.5000",
+    tax: "4000.0250",
   });
   // Closes: FPT's last live one values its holding (a later one was withdrawn); VNM has none.
   book.price({ stock_code: "FPT", trade_date: "2024-09-27", close_price: "119800.0000" });
@@ -223,6 +246,41 @@ describe("the customer's page in Chromium", () => {
     ]);
     const [y, m, d] = first.trade_date.split("-");
     await expect(page.locator('table[data-table="history"] tbody tr time').first().textContent()).resolves.toBe(`${d}/${m}/${y}`);
+  });
+
+  it("shows total return, both realized figures and the dividends as the API has them, in both languages", async () => {
+    const stats = (await api(`/api/stats/${slug}`)) as any;
+    // The book makes every figure of the section mean something.
+    expect(stats.realized_pnl).not.toBe(stats.realized_pnl_average_cost);
+    expect(stats.dividends.count).toBe(2);
+    expect(stats.valuation.unrealized_pnl).not.toBe(0);
+    for (const [path, locale, line] of [
+      [`/c/${slug}`, "vi-VN", /^FIFO khớp mỗi lệnh bán/],
+      [`/c/${slug}?lang=en`, "en-GB", /^FIFO matches each sale/],
+    ] as const) {
+      const page = await openPage(path, { locale });
+      const shown = await figures(page);
+      const format = money(locale);
+      const expected = {
+        total_return: stats.total_return,
+        realized_pnl: stats.realized_pnl,
+        realized_pnl_average_cost: stats.realized_pnl_average_cost,
+        dividends: stats.dividends.net,
+      };
+      for (const [name, value] of Object.entries(expected)) {
+        expect({ path, name, ...shown[name] }).toEqual({ path, name, value: String(value), text: format.format(value) });
+      }
+      const parts = await page.$$eval('[data-figure="dividends"] [data-part] data', (all) =>
+        all.map((d) => [d.closest("[data-part]")!.getAttribute("data-part"), d.getAttribute("value"), d.textContent]),
+      );
+      expect(parts).toEqual([
+        ["gross", String(stats.dividends.gross), format.format(stats.dividends.gross)],
+        ["tax", String(stats.dividends.tax), format.format(stats.dividends.tax)],
+        ["count", String(stats.dividends.count), String(stats.dividends.count)],
+      ]);
+      await expect(page.locator('section[aria-labelledby="returns"] > p').textContent()).resolves.toMatch(line);
+      await page.context().close();
+    }
   });
 
   it("filters by the form and pages by the links, by clicking", async () => {

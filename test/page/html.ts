@@ -39,3 +39,11 @@ export const historyIds = (html: string) =>
 /** Hrefs of the links with this rel (prev, next). */
 export const relLink = (html: string, rel: string) =>
   [...html.matchAll(/<a href="([^"]+)" rel="(\w+)"/g)].find((m) => m[2] === rel)?.[1]?.replaceAll("&amp;", "&");
+
+/** The value and the text of one labelled part (data-part) of a summary card. */
+export function figurePart(html: string, name: string, part: string): { value: string; text: string } {
+  const card = new RegExp(`data-figure="${name}"([\\s\\S]*?)</dd>`).exec(html)?.[1] ?? "";
+  const match = new RegExp(`data-part="${part}">[^<]*<data value="([^"]*)"[^>]*>([^<]*)</data>`).exec(card);
+  if (!match) throw new Error(`no part ${part} of figure ${name}`);
+  return { value: match[1]!, text: match[2]! };
+}

@@ -29,6 +29,7 @@ describe("GET /c/:slug", () => {
       "Nguyễn Thị Lan",
       'id="accounts"',
       'id="valuation"',
+      'id="returns"',
       'id="summary"',
       'id="pnl-chart-heading"',
       'id="trades-chart-heading"',

@@ -1,0 +1,28 @@
+/** The customer's accounts, one row per broker with its account numbers. */
+import type { Aggregate } from "../db/queries";
+import { DataTable, Section } from "./kit";
+import { useView } from "./view";
+
+export function Accounts(props: { aggregate: Aggregate }) {
+  const { t } = useView();
+  const byBroker = new Map<string, { name: string; code: string; numbers: string[] }>();
+  for (const account of props.aggregate.customer.accounts) {
+    const entry = byBroker.get(account.broker.id) ?? { name: account.broker.name, code: account.broker.code, numbers: [] };
+    entry.numbers.push(account.account_no);
+    byBroker.set(account.broker.id, entry);
+  }
+  return (
+    <Section id="accounts" title={t.accounts}>
+      <DataTable
+        label={t.accounts}
+        empty={t.noAccounts}
+        columns={[
+          { head: t.broker, names: true, cell: (b) => b.name },
+          { head: t.brokerCode, cell: (b) => b.code },
+          { head: t.accountNumbers, cell: (b) => b.numbers.join(", ") },
+        ]}
+        rows={[...byBroker.values()]}
+      />
+    </Section>
+  );
+}

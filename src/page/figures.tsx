@@ -1,0 +1,126 @@
+/**
+ * The page's figure cards: what the portfolio is worth at the latest closes, what it earned in
+ * all, and the realized profit and loss summary.
+ */
+import type { Aggregate } from "../db/queries";
+import { Count, Figure, Money, Section } from "./kit";
+import { useView } from "./view";
+
+/** What the holdings are worth at the latest closes; nothing when there are no holdings. */
+export function Valuation(props: { aggregate: Aggregate }) {
+  const { t, f } = useView();
+  const { valuation } = props.aggregate.stats;
+  if (valuation.priced_holdings + valuation.unpriced_holdings === 0) return null;
+  return (
+    <Section id="valuation" title={t.valuation}>
+      {valuation.as_of === null ? <p>{t.noPrices}</p> : null}
+      <dl class="cards">
+        <Figure name="market_value" term={t.marketValue}>
+          <Money value={valuation.market_value} />
+          {valuation.as_of === null ? null : (
+            <small>
+              {t.asOf} <time datetime={valuation.as_of}>{f.date(valuation.as_of)}</time>
+            </small>
+          )}
+        </Figure>
+        <Figure name="unrealized_pnl" term={t.unrealizedPnl}>
+          <Money value={valuation.unrealized_pnl} signed />
+        </Figure>
+        <Figure name="priced_cost" term={t.pricedCost}>
+          <Money value={valuation.priced_cost} />
+          {valuation.unpriced_holdings > 0 ? <small>{t.unpricedNote(f.count(valuation.unpriced_holdings))}</small> : null}
+        </Figure>
+      </dl>
+    </Section>
+  );
+}
+
+/**
+ * What the portfolio earned, on one cost basis: `total_return` is the average-cost realized P&L,
+ * the unrealized P&L at the latest closes (whose cost is the broker's average cost) and the net
+ * cash dividends (src/schemas/resources.ts). Beside it, the two realized figures, which differ
+ * whenever a stock was bought at several prices, and the dividends. Nothing when the customer
+ * has no trade, holding or dividend.
+ */
+export function Returns(props: { aggregate: Aggregate }) {
+  const { t } = useView();
+  const { stats } = props.aggregate;
+  const { dividends, valuation } = stats;
+  if (stats.transaction_count + dividends.count + valuation.priced_holdings + valuation.unpriced_holdings === 0) return null;
+  return (
+    <Section id="returns" title={t.returns}>
+      <dl class="cards">
+        <Figure name="total_return" term={t.totalReturn}>
+          <Money value={stats.total_return} signed />
+          <small>{t.totalReturnParts}</small>
+        </Figure>
+        <Figure name="realized_pnl" term={t.realizedFifo}>
+          <Money value={stats.realized_pnl} signed />
+        </Figure>
+        <Figure name="realized_pnl_average_cost" term={t.realizedAverageCost}>
+          <Money value={stats.realized_pnl_average_cost} signed />
+        </Figure>
+        <Figure name="dividends" term={t.dividendsNet}>
+          <Money value={dividends.net} />
+          {dividends.count === 0 ? (
+            <small>{t.noDividends}</small>
+          ) : (
+            <small>
+              <span data-part="gross">
+                {t.dividendsGross}: <Money value={dividends.gross} />
+              </span>{" "}
+              ·{" "}
+              <span data-part="tax">
+                {t.dividendsTax}: <Money value={dividends.tax} />
+              </span>{" "}
+              ·{" "}
+              <span data-part="count">
+                {t.dividendsCount}: <Count value={dividends.count} />
+              </span>
+            </small>
+          )}
+        </Figure>
+      </dl>
+      <p>{t.realizedDiffer}</p>
+    </Section>
+  );
+}
+
+export function Summary(props: { aggregate: Aggregate }) {
+  const { t, f } = useView();
+  const s = props.aggregate.analytics.summary;
+  return (
+    <Section id="summary" title={t.summary}>
+      <dl class="cards">
+        <Figure name="total_realized_pnl" term={t.realizedPnl}>
+          <Money value={s.total_realized_pnl} signed />
+        </Figure>
+        <Figure name="win_rate" term={t.winRate}>
+          <data value={String(s.win_rate)}>{f.percent(s.win_rate)}</data>
+          <small>{t.deals(f.count(s.win_deals), f.count(s.loss_deals), f.count(s.total_deals))}</small>
+        </Figure>
+        <Figure name="profit_factor" term={t.profitFactor}>
+          {s.profit_factor === null ? (
+            <data value="">{t.noLosses}</data>
+          ) : (
+            <data value={s.profit_factor.text}>{f.ratio(s.profit_factor)}</data>
+          )}
+        </Figure>
+        <Figure name="avg_win_pnl" term={t.avgWin}>
+          <Money value={s.avg_win_pnl} signed />
+        </Figure>
+        <Figure name="avg_loss_pnl" term={t.avgLoss}>
+          <Money value={s.avg_loss_pnl} signed />
+        </Figure>
+        <Figure name="avg_holding_days" term={t.avgHoldingDays}>
+          <data value={`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`}>
+            {t.holdingDaysValue(f.days(s.avg_holding_days_win), f.days(s.avg_holding_days_loss))}
+          </data>
+        </Figure>
+        <Figure name="total_fee_tax" term={t.feesAndTax}>
+          <Money value={s.total_fee_tax} />
+        </Figure>
+      </dl>
+    </Section>
+  );
+}

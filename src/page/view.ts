@@ -1,0 +1,27 @@
+/**
+ * What every part of the page reads about the request it renders for: the reader's language
+ * (detected once per request by the route, src/routes/page.tsx), its words and formatters, and
+ * the customer's slug for links. Provided once around the document by the route and read with
+ * useView(), so no component passes it on by hand.
+ */
+import { createContext, useContext } from "hono/jsx";
+import { type Format, formatFor } from "./format";
+import { type Lang, MESSAGES, type Messages } from "./i18n";
+
+export interface View {
+  lang: Lang;
+  t: Messages;
+  f: Format;
+  slug: string;
+}
+
+/** No default: a component rendered outside the route's provider is a bug, not a Vietnamese page. */
+export const ViewContext = createContext<View | undefined>(undefined);
+
+export function useView(): View {
+  const view = useContext(ViewContext);
+  if (!view) throw new Error("page component rendered outside ViewContext.Provider");
+  return view;
+}
+
+export const viewFor = (lang: Lang, slug: string): View => ({ lang, t: MESSAGES[lang], f: formatFor(lang), slug });
