@@ -78,7 +78,7 @@ function pendingWork(stream: Stream, rels: string[]): SQL[] {
   if (stream.customersOf) {
     ctes.push(sql`pending_customers as (
       insert into ${metricsPending} (customer_id, remerge)
-      select customer_id, ${sql.raw(String(stream.regroups === true))} from (${fragment(rels.map(stream.customersOf).join(" union "))}) as c(customer_id)
+      select customer_id, ${stream.regroups ? sql`true` : sql`false`} from (${fragment(rels.map(stream.customersOf).join(" union "))}) as c(customer_id)
       where customer_id is not null
       on conflict (customer_id) do ${stream.regroups ? sql`update set remerge = true` : sql`nothing`}
     )`);

@@ -188,7 +188,7 @@ async function loadServedTrades(
 }
 
 /**
- * Each customer's served cash dividends, summed exactly in the target (DESIGN §6.1): they belong
+ * Each customer's served cash dividends, summed exactly in the target: they belong
  * to no holding's partial, since a dividend may come for shares no trade in the data bought.
  */
 async function loadDividends(target: SyncDatabase, ids: string[]): Promise<Map<string, DividendSums>> {
