@@ -27,6 +27,7 @@ import { loadBook } from "../demo/load";
 import { startLocalDbServer } from "../local-db";
 import { createSql } from "../../src/db/client";
 import { isoMicros } from "../../src/sync/cursor";
+import { render } from "../../src/sync/database";
 import type { SyncConfig } from "../../src/sync/run";
 import { STREAMS, type StreamName } from "../../src/sync/streams";
 import {
@@ -134,7 +135,8 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
     const floor = await connect(floorDb);
     const sourcePg = await connect(sourceDb);
     const targetPg = await connect(targetDb);
-    const clock = async () => (await sourcePg.query(`select ${isoMicros("clock_timestamp()")} as at`)).rows[0].at as string;
+    const clock = async () =>
+      (await sourcePg.query(`select ${render(isoMicros("clock_timestamp()")).sql} as at`)).rows[0].at as string;
     /** Lets the overlap window pass the last changes, then an untimed run moves every bound past them. */
     const settle = async () => {
       await new Promise((resolve) => setTimeout(resolve, (OVERLAP_SECONDS + 1) * 1000));

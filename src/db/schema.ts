@@ -253,7 +253,7 @@ export const metricsPending = pgTable("metrics_pending", {
 /**
  * Holdings whose partial changed since their customer's stored merge took them in, each with
  * the partial that merge holds (null: none), so the customer's merge is adjusted by the
- * difference (src/sync/metrics.ts). Written with the new partial, in the same transaction;
+ * difference (src/sync/customers.ts). Written with the new partial, in the same transaction;
  * the first change since the merge is the one kept.
  */
 export const holdingChanges = pgTable(

@@ -1,21 +1,38 @@
 /**
- * What the API serves (DESIGN §7): a row is served when it and its owners are live (not
- * soft-deleted in the source, not set aside by the sync) and its references are in the target.
- * The target keeps everything else too (tombstones, held and rejected rows), so every read
- * and the stored metrics decide here, in one place, what a customer sees.
+ * What the API serves: a row is served when it and its owners are live (not soft-deleted in the
+ * source, not set aside by the sync) and its references are in the target. The target keeps
+ * everything else too (tombstones, held and rejected rows), so every read and the stored metrics
+ * decide here, in one place, what a customer sees.
  *
- * Fragments are SQL text over a table alias, so the read queries (drizzle, src/db/queries) and
- * the sync's statements (plain SQL, src/sync) say the same thing.
+ * Fragments are drizzle `sql` over a table or an alias of it (`alias(accounts, "a")` from
+ * drizzle-orm/pg-core), so the read queries (src/db/queries) and the sync's statements
+ * (src/sync) compose the same rules into their own statements.
  */
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { brokers } from "./schema";
 
-import { MIRRORED } from "./schema";
+/** A synced table (or an alias of one): the columns every mirrored row carries (src/db/schema.ts). */
+interface Mirrored {
+  deletedAt: AnyPgColumn;
+  rejected: AnyPgColumn;
+}
 
 /** Neither soft-deleted in the source nor set aside by the sync. */
-export const live = (alias: string) => `${alias}.${MIRRORED.deletedAt} is null and ${alias}.${MIRRORED.rejected} is null`;
+export const live = (row: Mirrored): SQL => sql`${row.deletedAt} is null and ${row.rejected} is null`;
+
+/** An account (or an alias of `accounts`). */
+interface Account extends Mirrored {
+  customerId: AnyPgColumn;
+  brokerId: AnyPgColumn;
+}
 
 /**
  * Account `a` is served as one of customer `customerId`'s: live, still the customer's, and at a
  * broker the target knows (a broker soft-deleted in the source still counts: it is a reference).
  */
-export const servedAccount = (a: string, customerId: string) =>
-  `${live(a)} and ${a}.customer_id = ${customerId} and exists (select from brokers where brokers.id = ${a}.broker_id)`;
+export const servedAccount = (a: Account, customerId: SQLWrapper): SQL =>
+  sql.join(
+    [live(a), sql`${a.customerId} = ${customerId}`, sql`exists (select from ${brokers} where ${brokers.id} = ${a.brokerId})`],
+    sql` and `,
+  );

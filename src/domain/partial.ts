@@ -100,7 +100,7 @@ export interface HoldingPartial extends Counts {
 
 /**
  * How each field of a partial adds up over a customer's holdings, for a merge done outside this
- * module: the target adds the partials up in SQL (src/sync/metrics.ts), so only one partial per
+ * module: the target adds the partials up in SQL (src/sync/merge-sql.ts), so only one partial per
  * customer, with every holding's top deals, travels to mergePartials. A field added to
  * HoldingPartial must say here how it merges, or this does not compile.
  *
@@ -440,7 +440,7 @@ function toPartial(agg: Aggregate): HoldingPartial {
   const sum = (s: FixedSum): PartialSum => ({ sum: scaledTotal(s).toString(), inexact: s.inexact });
   const deal = (d: TopDeal): PartialDeal => {
     // Reduced, so one deal stores alike however its lots were split: a customer's adjusted merge
-    // and the merge of every holding again then hold the same text (src/sync/metrics.ts).
+    // and the merge of every holding again then hold the same text (src/sync/customers.ts).
     const g = gcd(d.num < 0n ? -d.num : d.num, d.den);
     return {
       pnl: [(d.num / g).toString(), (d.den / g).toString()],

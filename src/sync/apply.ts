@@ -16,8 +16,7 @@
  * All sub-statements of one statement see the target as it was before the statement, which is
  * what the "before" relations rely on.
  */
-import { getTableName } from "drizzle-orm";
-import type { Sql } from "../db/client";
+import { type SQL, sql } from "drizzle-orm";
 import { holdingsPending, metricsPending, MIRRORED, pricesPending } from "../db/schema";
 import { int, oneRow, texts, type Row, type Statement } from "./database";
 import { derivingFrom, STREAMS, type Stream, type StreamName } from "./streams";
@@ -66,34 +65,37 @@ const decodeApplied = (r: Row): Applied => ({
   goneSlugs: texts(r.gone_slugs),
 });
 
-const METRICS_PENDING = getTableName(metricsPending);
-const HOLDINGS_PENDING = getTableName(holdingsPending);
-const PRICES_PENDING = getTableName(pricesPending);
+/**
+ * The stream's own SQL over relation names (src/sync/streams.ts), which holds no value: only
+ * names from the stream's description and the schema.
+ */
+const fragment = (text: string) => sql.raw(text);
+const commas = (parts: SQL[]) => sql.join(parts, sql`,\n`);
 
 /** CTEs recording the work a change leaves: `rels` are relations of changed rows (before, after). */
-function pendingWork(stream: Stream, rels: string[]): string[] {
-  const ctes: string[] = [];
+function pendingWork(stream: Stream, rels: string[]): SQL[] {
+  const ctes: SQL[] = [];
   if (stream.customersOf) {
-    ctes.push(`pending_customers as (
-      insert into ${METRICS_PENDING} (customer_id, remerge)
-      select customer_id, ${stream.regroups === true} from (${rels.map(stream.customersOf).join(" union ")}) as c(customer_id)
+    ctes.push(sql`pending_customers as (
+      insert into ${metricsPending} (customer_id, remerge)
+      select customer_id, ${stream.regroups ? sql`true` : sql`false`} from (${fragment(rels.map(stream.customersOf).join(" union "))}) as c(customer_id)
       where customer_id is not null
-      on conflict (customer_id) do ${stream.regroups ? "update set remerge = true" : "nothing"}
+      on conflict (customer_id) do ${stream.regroups ? sql`update set remerge = true` : sql`nothing`}
     )`);
   }
   if (stream.pricesOf) {
-    ctes.push(`pending_prices as (
-      insert into ${PRICES_PENDING} (stock_code)
-      select distinct stock_code from (${rels.map(stream.pricesOf).join(" union ")}) as p(stock_code)
+    ctes.push(sql`pending_prices as (
+      insert into ${pricesPending} (stock_code)
+      select distinct stock_code from (${fragment(rels.map(stream.pricesOf).join(" union "))}) as p(stock_code)
       on conflict (stock_code) do nothing
     )`);
   }
   if (stream.holdingsOf) {
     // A holding already waiting recomputes from the earlier of the two dates; null stays whole.
-    ctes.push(`pending_holdings as (
-      insert into ${HOLDINGS_PENDING} as p (account_id, stock_code, from_date)
+    ctes.push(sql`pending_holdings as (
+      insert into ${holdingsPending} as p (account_id, stock_code, from_date)
       select account_id, stock_code, min(from_date)
-      from (${rels.map(stream.holdingsOf).join(" union ")}) as h(account_id, stock_code, from_date)
+      from (${fragment(rels.map(stream.holdingsOf).join(" union "))}) as h(account_id, stock_code, from_date)
       group by account_id, stock_code
       on conflict (account_id, stock_code) do update
       set from_date = case when p.from_date is not null then least(p.from_date, excluded.from_date) end
@@ -102,11 +104,11 @@ function pendingWork(stream: Stream, rels: string[]): string[] {
   return ctes;
 }
 
-/** The page, one row per id (the latest version wins), read from the `jsonb` parameter $1. */
-function pageCte(stream: Stream, columns = stream.columns): string {
+/** The page, one row per id (the latest version wins), read from one `jsonb` parameter: `rows`. */
+function pageCte(stream: Stream, rows: string, columns = stream.columns): SQL {
   const record = ["id uuid", "updated_at timestamptz", "deleted_at timestamptz", ...columns.map((c) => `${c.name} ${c.type}`)];
-  return `page as (
-    select distinct on (id) * from jsonb_to_recordset($1::jsonb) as r(${record.join(", ")})
+  return sql`page as (
+    select distinct on (id) * from jsonb_to_recordset(${rows}::jsonb) as r(${fragment(record.join(", "))})
     order by id, updated_at desc
   )`;
 }
@@ -116,49 +118,51 @@ function verdict(stream: Stream): string {
   return `case ${stream.rules.map((r) => `when ${r.fails} then '${r.reason.replaceAll("'", "''")}'`).join(" ")} end`;
 }
 
-function upsertStatement(stream: Stream): string {
+function upsertStatement(stream: Stream, rows: string): SQL {
   const { name, columns, derived } = stream;
   const copied = columns.map((c) => c.name);
   const written = [...copied, ...(derived ? [derived.name] : []), MIRRORED.deletedAt, MIRRORED.rejected];
   const stored = [...written, MIRRORED.sourceUpdatedAt];
   const children = derivingFrom(name);
   const ctes = [
-    pageCte(stream),
-    `incoming as (
+    pageCte(stream, rows),
+    ...[
+      `incoming as (
       select page.*, ${verdict(stream)} as ${MIRRORED.rejected}${derived ? `, parent.${derived.column} as ${derived.name}` : ""}
       from page${derived ? ` left join ${derived.stream} parent on parent.id = page.${derived.foreignKey}` : ""}
     )`,
-    `before as (select t.* from ${name} t where t.id in (select id from page))`,
-    `upserted as (
+      `before as (select t.* from ${name} t where t.id in (select id from page))`,
+      `upserted as (
       insert into ${name} as t (id, ${stored.join(", ")})
       select id, ${written.join(", ")}, updated_at from incoming
       on conflict (id) do update set ${stored.map((c) => `${c} = excluded.${c}`).join(", ")}
       where (${stored.map((c) => `t.${c}`).join(", ")}) is distinct from (${stored.map((c) => `excluded.${c}`).join(", ")})
       returning t.*, (t.xmax = 0) as inserted
     )`,
-    `changed_before as (select * from before where id in (select id from upserted))`,
-    // A parent that moved (an account to another customer) takes its children's copies along.
-    ...children.map(
-      (child) => `follow_${child.name} as (
+      `changed_before as (select * from before where id in (select id from upserted))`,
+      // A parent that moved (an account to another customer) takes its children's copies along.
+      ...children.map(
+        (child) => `follow_${child.name} as (
         update ${child.name} c set ${child.derived!.name} = u.${child.derived!.column} from upserted u
         where c.${child.derived!.foreignKey} = u.id and c.${child.derived!.name} is distinct from u.${child.derived!.column}
         returning c.id
       )`,
-    ),
+      ),
+    ].map(fragment),
     ...pendingWork(stream, ["changed_before", "upserted"]),
   ];
-  const newlyDeleted = "u.deleted_at is not null and b.deleted_at is null";
+  const newlyDeleted = sql`u.deleted_at is not null and b.deleted_at is null`;
   const followed = children.map((c) => `, (select count(*) from follow_${c.name})::int as ${derivedColumn(c.name)}`).join("");
   const goneSlugs = stream.slug
     ? `array(select b.${stream.slug} from changed_before b join upserted u using (id) where b.${stream.slug} is not null and b.${stream.slug} is distinct from u.${stream.slug})`
     : "array[]::text[]";
-  return `with ${ctes.join(",\n")}
+  return sql`with ${commas(ctes)}
   select
     count(*) filter (where u.rejected is null and u.inserted)::int as inserted,
     count(*) filter (where u.rejected is null and not u.inserted and not (${newlyDeleted}))::int as updated,
     count(*) filter (where u.rejected is null and not u.inserted and ${newlyDeleted})::int as deleted,
     count(*) filter (where u.rejected is not null)::int as rejected,
-    ${goneSlugs} as gone_slugs${followed}
+    ${fragment(goneSlugs)} as gone_slugs${fragment(followed)}
   from upserted u left join changed_before b on b.id = u.id`;
 }
 
@@ -170,54 +174,55 @@ function upsertStatement(stream: Stream): string {
  * its own because Postgres checks a unique index row by row, so even an exchange inside one
  * page would collide within a single statement.
  */
-function displaceStatement(stream: Stream, column: string): string {
+function displaceStatement(stream: Stream, column: string, rows: string): SQL {
   const uniqueColumn = stream.columns.find((c) => c.name === column)!;
   const ctes = [
-    pageCte(stream, [uniqueColumn]),
-    `holders as (select t.* from ${stream.name} t join page p on t.${column} = p.${column} and t.id <> p.id)`,
-    `displaced as (update ${stream.name} t set ${column} = null where t.id in (select id from holders) returning t.id)`,
+    pageCte(stream, rows, [uniqueColumn]),
+    fragment(`holders as (select t.* from ${stream.name} t join page p on t.${column} = p.${column} and t.id <> p.id)`),
+    fragment(`displaced as (update ${stream.name} t set ${column} = null where t.id in (select id from holders) returning t.id)`),
     ...pendingWork(stream, ["holders"]),
   ];
-  return `with ${ctes.join(",\n")}
+  return sql`with ${commas(ctes)}
   select 0 as inserted, 0 as updated, 0 as deleted, 0 as rejected,
-    array(select ${column} from holders) as gone_slugs,
+    array(select ${sql.identifier(column)} from holders) as gone_slugs,
     -- Holders in the page are written again by the upsert, and counted there; the others only
     -- lost a value another row took.
-    (select count(*) from holders where id not in (select id from page))::int as ${derivedColumn(stream.name)}`;
+    (select count(*) from holders where id not in (select id from page))::int as ${sql.identifier(derivedColumn(stream.name))}`;
 }
 
 /** The statements that apply a page; `rows` is the page as JSON text, straight from the source. */
-export function applyPage(sql: Sql, stream: Stream, rows: string): Statement<Applied>[] {
-  const upsert = oneRow(sql.query(upsertStatement(stream), [rows]), decodeApplied);
+export function applyPage(stream: Stream, rows: string): Statement<Applied>[] {
+  const upsert = oneRow(upsertStatement(stream, rows), decodeApplied);
   if (!stream.unique) return [upsert];
-  return [oneRow(sql.query(displaceStatement(stream, stream.unique), [rows]), decodeApplied), upsert];
+  return [oneRow(displaceStatement(stream, stream.unique, rows), decodeApplied), upsert];
 }
 
 /**
- * Removes the target rows `gone` yields (SQL over the table `t`, parameters from $1), which the
- * source no longer has (src/sync/reconcile.ts). Children keep their rows and wait, unserved,
- * as when their parent has not arrived; copies they took from the parent are cleared.
+ * Removes the target rows `gone` yields (a condition over the table as `t`), which the source no
+ * longer has (src/sync/reconcile.ts). Children keep their rows and wait, unserved, as when their
+ * parent has not arrived; copies they took from the parent are cleared.
  */
-export function removeRows(sql: Sql, stream: Stream, gone: string, params: unknown[]): Statement<Applied> {
+export function removeRows(stream: Stream, gone: SQL): Statement<Applied> {
+  const children = derivingFrom(stream.name);
   const ctes = [
-    `removed as (delete from ${stream.name} t where ${gone} returning t.*)`,
-    ...derivingFrom(stream.name).map(
-      (child) => `unlink_${child.name} as (
+    sql`removed as (delete from ${stream.table} t where ${gone} returning t.*)`,
+    ...children.map((child) =>
+      fragment(`unlink_${child.name} as (
         update ${child.name} c set ${child.derived!.name} = null
         where c.${child.derived!.foreignKey} in (select id from removed) and c.${child.derived!.name} is not null
         returning c.id
-      )`,
+      )`),
     ),
     ...pendingWork(stream, ["removed"]),
   ];
   const goneSlugs = stream.slug
     ? `array(select ${stream.slug} from removed where ${stream.slug} is not null)`
     : "array[]::text[]";
-  const text = `with ${ctes.join(",\n")}
-  select 0 as inserted, 0 as updated, (select count(*) from removed)::int as deleted, 0 as rejected, ${goneSlugs} as gone_slugs${derivingFrom(
-    stream.name,
-  )
-    .map((c) => `, (select count(*) from unlink_${c.name})::int as ${derivedColumn(c.name)}`)
-    .join("")}`;
-  return oneRow(sql.query(text, params), decodeApplied);
+  const unlinked = children.map((c) => `, (select count(*) from unlink_${c.name})::int as ${derivedColumn(c.name)}`).join("");
+  return oneRow(
+    sql`with ${commas(ctes)}
+  select 0 as inserted, 0 as updated, (select count(*) from removed)::int as deleted, 0 as rejected,
+    ${fragment(goneSlugs)} as gone_slugs${fragment(unlinked)}`,
+    decodeApplied,
+  );
 }

@@ -20,21 +20,20 @@
  *
  * With an overlap >= D nothing is lost.
  */
-import { getTableName } from "drizzle-orm";
-import type { Sql } from "../db/client";
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { syncCursors } from "../db/schema";
 import { effect, int, manyRows, oneRow, text, textOrNull, type Statement, type SyncDatabase } from "./database";
 import type { Stream, StreamName } from "./streams";
 
-const CURSORS = getTableName(syncCursors);
-const C = {
-  stream: syncCursors.stream.name,
-  updatedAt: syncCursors.cursorUpdatedAt.name,
-  id: syncCursors.cursorId.name,
-  bound: syncCursors.upperBound.name,
-  caughtUp: syncCursors.caughtUp.name,
-  recheckFrom: syncCursors.recheckFrom.name,
-};
+const C = syncCursors;
+
+/** Columns by their bare names, for an insert's column list. */
+const names = (columns: AnyPgColumn[]) =>
+  sql.join(
+    columns.map((c) => sql.identifier(c.name)),
+    sql`, `,
+  );
 
 export interface Key {
   updatedAt: string;
@@ -53,8 +52,12 @@ export interface Page {
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 const BEFORE_EVERYTHING: Key = { updatedAt: "-infinity", id: NIL_UUID };
 
-/** SQL for a timestamptz as UTC ISO text with all six fractional digits, whatever the session's settings. */
-export const isoMicros = (expr: string) => `to_char((${expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/**
+ * SQL for a timestamptz as UTC ISO text with all six fractional digits, whatever the session's
+ * settings; `expr` is a column or SQL (text is taken as SQL, never as a value).
+ */
+export const isoMicros = (expr: SQLWrapper | string): SQL =>
+  sql`to_char((${typeof expr === "string" ? sql.raw(expr) : expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** Where a stream's read starts this run. */
 export interface Start {
@@ -66,16 +69,14 @@ export interface Start {
 }
 
 /** Where each stream's read starts this run, as a lookup; streams never synced start before everything. */
-export function loadStarts(target: Sql): Statement<(stream: StreamName) => Start> {
-  const recheck = `${C.caughtUp} and ${C.recheckFrom} < ${C.updatedAt}`;
-  const query = target.query(
-    `select ${C.stream} as stream,
-       case when ${recheck} then ${isoMicros(C.recheckFrom)} else ${isoMicros(C.updatedAt)} end as updated_at,
-       case when ${recheck} then '${NIL_UUID}'::uuid else ${C.id} end as id,
+export function loadStarts(): Statement<(stream: StreamName) => Start> {
+  const recheck = sql`${C.caughtUp} and ${C.recheckFrom} < ${C.cursorUpdatedAt}`;
+  const query = sql`select ${C.stream} as stream,
+       case when ${recheck} then ${isoMicros(C.recheckFrom)} else ${isoMicros(C.cursorUpdatedAt)} end as updated_at,
+       case when ${recheck} then ${NIL_UUID}::uuid else ${C.cursorId} end as id,
        ${C.caughtUp} as caught_up,
        case when ${C.caughtUp} then null else ${isoMicros(C.recheckFrom)} end as carried
-     from ${CURSORS}`,
-  );
+     from ${syncCursors}`;
   return {
     query,
     decode(rows) {
@@ -95,18 +96,17 @@ export function loadStarts(target: Sql): Statement<(stream: StreamName) => Start
 }
 
 /** The source's clock now: a run's upper bound (rows stamped later wait for the next run). */
-export const sourceClock = (source: Sql) =>
-  oneRow(source.query(`select ${isoMicros("clock_timestamp()")} as now`), (r) => text(r.now));
+export const sourceClock = () => oneRow(sql`select ${isoMicros("clock_timestamp()")} as now`, (r) => text(r.now));
 
 export async function readUpperBound(source: SyncDatabase): Promise<string> {
-  const [bound] = await source.run([sourceClock(source.sql)]);
+  const [bound] = await source.run([sourceClock()]);
   return bound;
 }
 
 /** Each stream's cursor, for the operators' lag (src/sync/status.ts). */
-export const cursorPositions = (target: Sql) =>
+export const cursorPositions = () =>
   manyRows(
-    target.query(`select ${C.stream} as stream, ${isoMicros(C.updatedAt)} as at, ${C.id} as id from ${CURSORS} order by 1`),
+    sql`select ${C.stream} as stream, ${isoMicros(C.cursorUpdatedAt)} as at, ${C.cursorId} as id from ${syncCursors} order by 1`,
     (r) => ({ stream: text(r.stream) as StreamName, key: { updatedAt: text(r.at), id: text(r.id) } as Key }),
   );
 
@@ -115,23 +115,17 @@ export const cursorPositions = (target: Sql) =>
  * and how long it has waited, source clock minus its `updated_at` (0 when there is none); and
  * the source's clock. A stream never synced starts before everything.
  */
-export function firstUnapplied(source: Sql, streams: readonly StreamName[], cursorOf: (stream: StreamName) => Key | undefined) {
-  const firsts = streams.map((name, i) => {
-    const [at, id] = [`$${2 * i + 1}::timestamptz`, `$${2 * i + 2}::uuid`];
-    return `('${name}', (select updated_at from ${name} where (updated_at, id) > (${at}, ${id}) order by updated_at, id limit 1))`;
-  });
-  const params = streams.flatMap((name) => {
+export function firstUnapplied(streams: readonly Stream[], cursorOf: (stream: StreamName) => Key | undefined) {
+  const firsts = streams.map(({ name, table }) => {
     const key = cursorOf(name) ?? BEFORE_EVERYTHING;
-    return [key.updatedAt, key.id];
+    return sql`(${name}::text, (select updated_at from ${table}
+      where (updated_at, id) > (${key.updatedAt}::timestamptz, ${key.id}::uuid) order by updated_at, id limit 1))`;
   });
   return manyRows(
-    source.query(
-      `with clock as (select clock_timestamp() as now), firsts(stream, first) as (values ${firsts.join(", ")})
+    sql`with clock as (select clock_timestamp() as now), firsts(stream, first) as (values ${sql.join(firsts, sql`, `)})
        select stream, ${isoMicros("first")} as first_at, ${isoMicros("clock.now")} as now,
          case when first is null then 0 else greatest(0, floor(extract(epoch from clock.now - first)))::int end as lag
        from firsts, clock`,
-      params,
-    ),
     (r) => ({ stream: text(r.stream) as StreamName, firstAt: textOrNull(r.first_at), now: text(r.now), lag: int(r.lag) }),
   );
 }
@@ -150,12 +144,10 @@ export async function readPage(
 ): Promise<Page> {
   const [page] = await source.run([
     sourceRows(
-      source.sql,
       stream,
-      "(updated_at, id) > ($3::timestamptz, $4::uuid) and updated_at <= $5::timestamptz",
-      "updated_at, id",
+      sql`(updated_at, id) > (${from.updatedAt}::timestamptz, ${from.id}::uuid) and updated_at <= ${bound}::timestamptz`,
+      sql`updated_at, id`,
       limits,
-      [from.updatedAt, from.id, bound],
     ),
   ]);
   return {
@@ -175,34 +167,30 @@ interface SourceRows {
 }
 
 /**
- * Source rows of a stream matching `where` (its parameters are `params`, numbered from $3) in
- * `order`, at most `maxRows` rows and, past the first row, at most `maxBytes` bytes of JSON. The
+ * Source rows of a stream matching `where` in `order`, at most `maxRows` rows and, past the first row, at most `maxBytes` bytes of JSON. The
  * source serialises the rows itself, so the Worker passes the page on without parsing it. Also
  * used by reconciliation.
  */
 export function sourceRows(
-  source: Sql,
   stream: Stream,
-  where: string,
-  order: string,
+  where: SQL,
+  order: SQL,
   limits: { maxRows: number; maxBytes: number },
-  params: unknown[],
 ): Statement<SourceRows> {
-  const columns = ["id", "updated_at", "deleted_at", ...stream.columns.map((c) => c.name)];
+  const columns = ["id", "updated_at", "deleted_at", ...stream.columns.map((c) => c.name)].map((c) => sql.identifier(c));
   return oneRow(
-    source.query(
-      `with page as (
-         select ${columns.join(", ")} from ${stream.name}
+    sql`with page as (
+         select ${sql.join(columns, sql`, `)} from ${stream.table}
          where ${where}
          order by ${order}
-         limit $1
+         limit ${limits.maxRows}
        ),
        docs as (select row_to_json(page)::text as doc, updated_at, id from page),
        ranked as (
          select *, row_number() over w as n, sum(octet_length(doc)) over w as bytes
          from docs window w as (order by ${order})
        ),
-       kept as (select * from ranked where n = 1 or bytes <= $2)
+       kept as (select * from ranked where n = 1 or bytes <= ${limits.maxBytes})
        select
          (select count(*) from page)::int as fetched,
          count(*)::int as kept,
@@ -210,8 +198,6 @@ export function sourceRows(
          (array_agg(${isoMicros("updated_at")} order by n desc))[1] as last_updated_at,
          (array_agg(id order by n desc))[1] as last_id
        from kept`,
-      [limits.maxRows, limits.maxBytes, ...params],
-    ),
     (r) => ({
       fetched: int(r.fetched),
       kept: int(r.kept),
@@ -234,16 +220,18 @@ export interface Pass {
  * caught up and the earliest point that awaits a re-read (this run's window joins the carried
  * one once the cursor is inside it); sent in that page's transaction.
  */
-export function advanceCursor(target: Sql, stream: StreamName, to: Key, caughtUp: boolean, pass: Pass): Statement<void> {
-  const window = `greatest($6::timestamptz, $4::timestamptz - make_interval(secs => $7::int))`;
+export function advanceCursor(stream: StreamName, to: Key, caughtUp: boolean, pass: Pass): Statement<void> {
+  const window = sql`greatest(${pass.start.from.updatedAt}::timestamptz, ${pass.bound}::timestamptz - make_interval(secs => ${pass.overlapSeconds}::int))`;
+  const carried = sql`${pass.start.carried}::timestamptz`;
+  const updated = [C.cursorUpdatedAt, C.cursorId, C.upperBound, C.caughtUp, C.recheckFrom];
   return effect(
-    target.query(
-      `insert into ${CURSORS} (${C.stream}, ${C.updatedAt}, ${C.id}, ${C.bound}, ${C.caughtUp}, ${C.recheckFrom})
-       values ($1, $2, $3, $4, $5,
-         case when $2::timestamptz > ${window} then least($8::timestamptz, ${window}) else $8::timestamptz end)
-       on conflict (${C.stream}) do update
-       set ${[C.updatedAt, C.id, C.bound, C.caughtUp, C.recheckFrom].map((c) => `${c} = excluded.${c}`).join(", ")}`,
-      [stream, to.updatedAt, to.id, pass.bound, caughtUp, pass.start.from.updatedAt, pass.overlapSeconds, pass.start.carried],
-    ),
+    sql`insert into ${syncCursors} (${names([C.stream, ...updated])})
+       values (${stream}, ${to.updatedAt}, ${to.id}, ${pass.bound}, ${caughtUp},
+         case when ${to.updatedAt}::timestamptz > ${window} then least(${carried}, ${window}) else ${carried} end)
+       on conflict (${names([C.stream])}) do update
+       set ${sql.join(
+         updated.map((c) => sql`${sql.identifier(c.name)} = excluded.${sql.identifier(c.name)}`),
+         sql`, `,
+       )}`,
   );
 }

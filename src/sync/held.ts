@@ -6,28 +6,32 @@
  *   is, with its payload, and is served as soon as the parent arrives, however late.
  * - Rejected: a row no ledger can hold, stored with the reason in `rejected`.
  */
-import type { Sql } from "../db/client";
+import { type SQL, sql } from "drizzle-orm";
 import { MIRRORED } from "../db/schema";
 import { int, manyRows, oneRow, text, type Statement } from "./database";
 import { STREAMS, type Stream, type StreamName } from "./streams";
 
+const tableOf = (name: StreamName) => STREAMS.find((s) => s.name === name)!.table;
+const column = (name: string) => sql.identifier(name);
+
 /** SQL yielding (stream, id, reason) for the held rows of one stream. */
-function heldRows(stream: Stream): string[] {
+function heldRows(stream: Stream): SQL[] {
   const { derived } = stream;
   return stream.parents.map((parent) => {
+    const foreignKey = sql`r.${column(parent.column)}`;
     // A copied column is null exactly while its parent is missing: an indexed test instead of
     // an anti-join over the whole table (transactions).
     const missing =
       derived?.foreignKey === parent.column
-        ? `r.${derived.name} is null`
-        : `not exists (select from ${parent.stream} p where p.id = r.${parent.column})`;
-    return `select '${stream.name}'::text as stream, r.id, '${parent.column} ' || r.${parent.column} || ' is not in the target' as reason,
-        r.${MIRRORED.sourceUpdatedAt} as changed_at
-      from ${stream.name} r where r.${MIRRORED.deletedAt} is null and ${missing}`;
+        ? sql`r.${column(derived.name)} is null`
+        : sql`not exists (select from ${tableOf(parent.stream)} p where p.id = ${foreignKey})`;
+    return sql`select ${stream.name}::text as stream, r.id, ${`${parent.column} `}::text || ${foreignKey} || ' is not in the target' as reason,
+        r.${column(MIRRORED.sourceUpdatedAt)} as changed_at
+      from ${stream.table} r where r.${column(MIRRORED.deletedAt)} is null and ${missing}`;
   });
 }
 
-const HELD = STREAMS.flatMap(heldRows).join(" union all ");
+const HELD = sql.join(STREAMS.flatMap(heldRows), sql` union all `);
 
 export interface ListedRow {
   stream: StreamName;
@@ -44,7 +48,7 @@ const listed = (r: Record<string, unknown>): ListedRow => ({
   age_seconds: int(r.age_seconds),
 });
 
-const AGE = "greatest(0, floor(extract(epoch from now() - changed_at)))::int";
+const AGE = sql`greatest(0, floor(extract(epoch from now() - changed_at)))::int`;
 
 /** How many rows a listing holds, and the age of the oldest (null when none). */
 export interface Summary {
@@ -52,29 +56,29 @@ export interface Summary {
   oldest_age_seconds: number | null;
 }
 
-const summary = (target: Sql, rows: string): Statement<Summary> =>
-  oneRow(target.query(`select count(*)::int as n, max(${AGE}) as oldest from (${rows}) r`), (r) => ({
+const summary = (rows: SQL): Statement<Summary> =>
+  oneRow(sql`select count(*)::int as n, max(${AGE}) as oldest from (${rows}) r`, (r) => ({
     count: int(r.n),
     oldest_age_seconds: r.oldest === null ? null : int(r.oldest),
   }));
 
-const listing = (target: Sql, rows: string, limit: number) =>
-  manyRows(
-    target.query(`select stream, id, reason, ${AGE} as age_seconds from (${rows}) r order by stream, id limit $1`, [limit]),
-    listed,
-  );
+const listing = (rows: SQL, limit: number) =>
+  manyRows(sql`select stream, id, reason, ${AGE} as age_seconds from (${rows}) r order by stream, id limit ${limit}`, listed);
 
-export const countHeld = (target: Sql): Statement<number> =>
-  oneRow(target.query(`select count(*)::int as held from (${HELD}) h`), (r) => int(r.held));
+export const countHeld = (): Statement<number> => oneRow(sql`select count(*)::int as held from (${HELD}) h`, (r) => int(r.held));
 
-export const summarizeHeld = (target: Sql) => summary(target, HELD);
-export const listHeld = (target: Sql, limit: number) => listing(target, HELD, limit);
+export const summarizeHeld = () => summary(HELD);
+export const listHeld = (limit: number) => listing(HELD, limit);
 
-const REJECTED = STREAMS.map(
-  (s) =>
-    `select '${s.name}'::text as stream, id, ${MIRRORED.rejected} as reason, ${MIRRORED.sourceUpdatedAt} as changed_at
-     from ${s.name} where ${MIRRORED.rejected} is not null`,
-).join(" union all ");
+const REJECTED = sql.join(
+  STREAMS.map(
+    (
+      s,
+    ) => sql`select ${s.name}::text as stream, id, ${column(MIRRORED.rejected)} as reason, ${column(MIRRORED.sourceUpdatedAt)} as changed_at
+      from ${s.table} where ${column(MIRRORED.rejected)} is not null`,
+  ),
+  sql` union all `,
+);
 
-export const summarizeRejected = (target: Sql) => summary(target, REJECTED);
-export const listRejected = (target: Sql, limit: number) => listing(target, REJECTED, limit);
+export const summarizeRejected = () => summary(REJECTED);
+export const listRejected = (limit: number) => listing(REJECTED, limit);

@@ -1,23 +1,17 @@
 /** The run history (`sync_runs`): one row per run that got the lease, written at its start and end. */
-import { getTableName } from "drizzle-orm";
-import type { Sql } from "../db/client";
-import { syncLease, syncRuns } from "../db/schema";
+import { sql } from "drizzle-orm";
+import { syncRuns } from "../db/schema";
 import { effect, type Statement } from "./database";
+import { holdsLease } from "./lease";
 import type { Mode, SyncReport, Trigger } from "./report";
 
 export type Outcome = "complete" | "partial" | "failed";
 
-const RUNS = getTableName(syncRuns);
-const LEASE = getTableName(syncLease);
-
 /** Records the run as running, only if it holds the lease (sent in the batch that takes it). */
-export function recordStart(target: Sql, runId: string, trigger: Trigger, mode: Mode): Statement<void> {
+export function recordStart(runId: string, trigger: Trigger, mode: Mode): Statement<void> {
   return effect(
-    target.query(
-      `insert into ${RUNS} (id, trigger, mode, started_at, outcome)
-       select $1, $2, $3, now(), 'running' where exists (select 1 from ${LEASE} where holder = $1)`,
-      [runId, trigger, mode],
-    ),
+    sql`insert into ${syncRuns} (id, trigger, mode, started_at, outcome)
+       select ${runId}, ${trigger}, ${mode}, now(), 'running' where ${holdsLease(runId)}`,
   );
 }
 
@@ -25,24 +19,19 @@ export function recordStart(target: Sql, runId: string, trigger: Trigger, mode: 
  * Runs still recorded as running when this one takes the lease died: theirs had expired (the
  * isolate was killed, or the process stopped) before they could record their end.
  */
-export function recordDied(target: Sql, runId: string): Statement<void> {
+export function recordDied(runId: string): Statement<void> {
   return effect(
-    target.query(
-      `update ${RUNS} set outcome = 'died', error = 'the run stopped without recording its end; its lease expired'
-       where outcome = 'running' and id <> $1 and exists (select 1 from ${LEASE} where holder = $1)`,
-      [runId],
-    ),
+    sql`update ${syncRuns} set outcome = 'died', error = 'the run stopped without recording its end; its lease expired'
+       where ${syncRuns.outcome} = 'running' and ${syncRuns.id} <> ${runId} and ${holdsLease(runId)}`,
   );
 }
 
-export function recordEnd(target: Sql, report: SyncReport, outcome: Outcome, error: string | null): Statement<void> {
+export function recordEnd(report: SyncReport, outcome: Outcome, error: string | null): Statement<void> {
   const { run_id, synced_rows, derived_rows, rejected_rows, pending_rows, complete, ...details } = report;
   return effect(
-    target.query(
-      `update ${RUNS} set finished_at = now(), outcome = $2, synced_rows = $3, rejected_rows = $4, pending_rows = $5,
-         complete = $6, error = $7, details = $8::jsonb, derived_rows = $9
-       where id = $1`,
-      [run_id, outcome, synced_rows, rejected_rows, pending_rows, complete, error, JSON.stringify(details), derived_rows],
-    ),
+    sql`update ${syncRuns} set finished_at = now(), outcome = ${outcome}, synced_rows = ${synced_rows},
+         rejected_rows = ${rejected_rows}, pending_rows = ${pending_rows}, complete = ${complete}, error = ${error},
+         details = ${JSON.stringify(details)}::jsonb, derived_rows = ${derived_rows}
+       where ${syncRuns.id} = ${run_id}`,
   );
 }

@@ -4,8 +4,7 @@
  * out. The holder renews the lease inside every page's transaction, so a run that has lost it
  * (it stalled past the expiry and another run took over) cannot commit another page.
  */
-import { getTableName } from "drizzle-orm";
-import type { Sql } from "../db/client";
+import { getTableName, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { syncLease } from "../db/schema";
 import { isoMicros } from "./cursor";
 import { effect, int, manyRows, oneRow, text, type Statement } from "./database";
@@ -13,17 +12,26 @@ import { effect, int, manyRows, oneRow, text, type Statement } from "./database"
 const LEASE = "sync";
 export const LEASE_SECONDS = 120;
 const TABLE = getTableName(syncLease);
+const { name, holder: holderColumn, expiresAt } = syncLease;
+
+/**
+ * SQL: run `holder` holds the lease. Statements sent in the batch that takes it write only when
+ * this is true, so a run that did not get the lease leaves no trace.
+ */
+export const holdsLease = (holder: SQLWrapper | string): SQL =>
+  sql`exists (select from ${syncLease} where ${holderColumn} = ${holder})`;
+
+/** SQL: run `holder` holds a lease that has not expired: the run is alive (src/sync/status.ts). */
+export const holdsLiveLease = (holder: SQLWrapper): SQL =>
+  sql`exists (select from ${syncLease} where ${holderColumn} = ${holder} and ${expiresAt} >= now())`;
 
 /** Takes the lease if it is free or expired: true when this run got it. */
-export function acquireLease(target: Sql, holder: string): Statement<boolean> {
+export function acquireLease(holder: string): Statement<boolean> {
   return {
-    query: target.query(
-      `insert into ${TABLE} (name, holder, expires_at) values ($1, $2, now() + make_interval(secs => $3))
+    query: sql`insert into ${syncLease} (name, holder, expires_at) values (${LEASE}, ${holder}, now() + make_interval(secs => ${LEASE_SECONDS}))
        on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
-       where ${TABLE}.expires_at < now()
-       returning holder`,
-      [LEASE, holder, LEASE_SECONDS],
-    ),
+       where ${expiresAt} < now()
+       returning ${holderColumn}`,
     decode: (rows) => rows.length === 1,
   };
 }
@@ -32,13 +40,10 @@ export function acquireLease(target: Sql, holder: string): Statement<boolean> {
  * Until when the lease is held, and the whole seconds until then (at least 1, for a
  * `Retry-After`); sent after acquireLease, so it sees the lease as that left it.
  */
-export const leaseExpiry = (target: Sql) =>
+export const leaseExpiry = () =>
   oneRow(
-    target.query(
-      `select ${isoMicros("expires_at")} as expires_at, greatest(1, ceil(extract(epoch from expires_at - now())))::int as retry_after
-       from ${TABLE} where name = $1`,
-      [LEASE],
-    ),
+    sql`select ${isoMicros(expiresAt)} as expires_at, greatest(1, ceil(extract(epoch from ${expiresAt} - now())))::int as retry_after
+       from ${syncLease} where ${name} = ${LEASE}`,
     (r) => ({ expiresAt: text(r.expires_at), retryAfterSeconds: int(r.retry_after) }),
   );
 
@@ -46,28 +51,23 @@ export const leaseExpiry = (target: Sql) =>
  * Extends this run's lease. When another run holds it, the holder is set to NULL, which the
  * column's NOT NULL constraint rejects: the error aborts the whole transaction this is part of.
  */
-export function renewLease(target: Sql, holder: string): Statement<void> {
+export function renewLease(holder: string): Statement<void> {
   return effect(
-    target.query(
-      `insert into ${TABLE} as l (name, holder, expires_at) values ($1, $2, now() + make_interval(secs => $3))
+    sql`insert into ${syncLease} as l (name, holder, expires_at) values (${LEASE}, ${holder}, now() + make_interval(secs => ${LEASE_SECONDS}))
        on conflict (name) do update
        set expires_at = excluded.expires_at, holder = case when l.holder = excluded.holder then l.holder end`,
-      [LEASE, holder, LEASE_SECONDS],
-    ),
   );
 }
 
-export function releaseLease(target: Sql, holder: string): Statement<void> {
-  return effect(target.query(`delete from ${TABLE} where name = $1 and holder = $2`, [LEASE, holder]));
+export function releaseLease(holder: string): Statement<void> {
+  return effect(sql`delete from ${syncLease} where ${name} = ${LEASE} and ${holderColumn} = ${holder}`);
 }
 
 /** The lease's holder and expiry, when a live run holds it. */
-export const currentLease = (target: Sql) =>
+export const currentLease = () =>
   manyRows(
-    target.query(
-      `select holder, ${isoMicros("expires_at")} as expires_at from ${TABLE} where name = $1 and expires_at >= now()`,
-      [LEASE],
-    ),
+    sql`select ${holderColumn} as holder, ${isoMicros(expiresAt)} as expires_at from ${syncLease}
+       where ${name} = ${LEASE} and ${expiresAt} >= now()`,
     (r) => ({ holder: text(r.holder), expiresAt: text(r.expires_at) }),
   );
 

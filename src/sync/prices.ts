@@ -11,44 +11,40 @@
  * The codes are taken and the table written in one statement, so a run stopped before it
  * leaves the marks for the next run, and one stopped after it leaves nothing half done.
  */
-import { getTableName } from "drizzle-orm";
-import type { Sql } from "../db/client";
+import { sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { latestPrices, pricesPending, stockPrices } from "../db/schema";
 import { live } from "../db/served";
 import { int, oneRow, type Statement } from "./database";
 
-const PENDING = getTableName(pricesPending);
-const LATEST = getTableName(latestPrices);
-const PRICES = getTableName(stockPrices);
+const p = alias(stockPrices, "p");
 
 /** Brings the marked codes' latest closes up to date; returns how many codes' latest close changed. */
-export function refreshLatestPrices(sql: Sql): Statement<number> {
+export function refreshLatestPrices(): Statement<number> {
   return oneRow(
-    sql.query(
-      `with codes as (delete from ${PENDING} returning stock_code),
+    sql`with codes as (delete from ${pricesPending} returning stock_code),
       fresh as (
         select distinct on (p.stock_code) p.stock_code, p.trade_date, p.close_price
-        from ${PRICES} p
-        where p.stock_code in (select stock_code from codes) and ${live("p")}
+        from ${stockPrices} p
+        where p.stock_code in (select stock_code from codes) and ${live(p)}
         -- Two live closes of one day exist only until the source's unique key reaches the target
         -- (a row deleted outright and booked again): the newer change wins meanwhile.
         order by p.stock_code, p.trade_date desc, p.source_updated_at desc, p.id desc
       ),
       removed as (
-        delete from ${LATEST} l
+        delete from ${latestPrices} l
         where l.stock_code in (select stock_code from codes)
           and not exists (select from fresh f where f.stock_code = l.stock_code)
         returning l.stock_code
       ),
       written as (
-        insert into ${LATEST} as l (stock_code, trade_date, close_price)
+        insert into ${latestPrices} as l (stock_code, trade_date, close_price)
         select stock_code, trade_date, close_price from fresh
         on conflict (stock_code) do update set trade_date = excluded.trade_date, close_price = excluded.close_price
         where (l.trade_date, l.close_price) is distinct from (excluded.trade_date, excluded.close_price)
         returning l.stock_code
       )
       select ((select count(*) from removed) + (select count(*) from written))::int as changed`,
-    ),
     (r) => int(r.changed),
   );
 }

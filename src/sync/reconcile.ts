@@ -21,19 +21,16 @@
  * History: `reconciliations` keeps each one, from the run that asked for it to the run that
  * completed it, with what it repaired per table (for GET /api/sync/status).
  */
-import { getTableName } from "drizzle-orm";
-import type { Sql } from "../db/client";
+import { type SQL, sql } from "drizzle-orm";
 import { MIRRORED, reconcileProgress, reconciliations } from "../db/schema";
-import { addApplied, applyPage, removeRows } from "./apply";
+import { addApplied, type Applied, applyPage, removeRows } from "./apply";
 import type { Budget } from "./budget";
 import { isoMicros, sourceRows } from "./cursor";
 import { effect, int, manyRows, text, textOrNull, type Statement, type SyncDatabase } from "./database";
-import { renewLease } from "./lease";
-import type { Tally, Trigger } from "./report";
+import { holdsLease, renewLease } from "./lease";
+import type { ReconcileWork, Repaired, Trigger } from "./report";
 import { STREAMS, type Stream, type StreamName } from "./streams";
 
-const PROGRESS = getTableName(reconcileProgress);
-const HISTORY = getTableName(reconciliations);
 const MAX_UUID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 /** Hex digits of the first, widest comparison (256 ranges), and the deepest split (the first uuid group). */
 const FIRST_DEPTH = 2;
@@ -51,32 +48,38 @@ const toUuid = (hex: string) =>
   `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
 /** One row's contract columns as text, identical in both databases for identical rows. */
-function rowText(stream: Stream, updatedAt: string): string {
+function rowText(stream: Stream, updatedAt: string): SQL {
   const values = [
-    "id::text",
+    sql`id::text`,
     isoMicros(updatedAt),
     isoMicros("deleted_at"),
-    ...stream.columns.map((c) => (c.type === "date" ? `to_char(${c.name}, 'YYYY-MM-DD')` : `${c.name}::text`)),
+    ...stream.columns.map((c) =>
+      c.type === "date" ? sql`to_char(${sql.identifier(c.name)}, 'YYYY-MM-DD')` : sql`${sql.identifier(c.name)}::text`,
+    ),
   ];
   // A null must not look like any text, so each value is quoted or spelled NULL.
-  return `concat_ws('|', ${values.map((v) => `coalesce(quote_literal(${v}), 'NULL')`).join(", ")})`;
+  return sql`concat_ws('|', ${sql.join(
+    values.map((v) => sql`coalesce(quote_literal(${v}), 'NULL')`),
+    sql`, `,
+  )})`;
 }
+
+/** A condition on `id` (qualified as `column`): in the range from `lo` to `hi`, after `after` (null: from `lo`). */
+const idRange = (column: SQL, lo: string, hi: string, after: string | null) =>
+  sql`${column} between ${lo}::uuid and ${hi}::uuid and (${after}::uuid is null or ${column} > ${after}::uuid)`;
 
 /**
  * Per range of `depth` hex digits under `prefix`, after `after`: rows and the sum of their
  * 64-bit hashes (numeric, so the sum cannot overflow). Equal tables give equal results.
  */
-function checksums(sql: Sql, stream: Stream, updatedAt: string, prefix: string, depth: number, after: string | null) {
+function checksums(stream: Stream, updatedAt: string, prefix: string, depth: number, after: string | null) {
   return manyRows(
-    sql.query(
-      `select substr(id::text, 1, $1::int) as bucket, count(*)::int as rows, sum(h)::text as hash
+    sql`select substr(id::text, 1, ${depth}::int) as bucket, count(*)::int as rows, sum(h)::text as hash
        from (
          select id, ('x' || substr(md5(${rowText(stream, updatedAt)}), 1, 16))::bit(64)::bigint as h
-         from ${stream.name} where id between $2::uuid and $3::uuid and ($4::uuid is null or id > $4::uuid)
+         from ${stream.table} where ${idRange(sql`id`, lowest(prefix), highest(prefix), after)}
        ) r
        group by 1 order by 1`,
-      [depth, lowest(prefix), highest(prefix), after],
-    ),
     (r) => ({ bucket: text(r.bucket), rows: int(r.rows), hash: text(r.hash) }),
   );
 }
@@ -85,9 +88,9 @@ function checksums(sql: Sql, stream: Stream, updatedAt: string, prefix: string, 
  * Where a reconciliation stands: per table, compared up to `after` (null: from the start), the
  * range a run stopped inside (`descent`), and the rows repaired so far. Empty: none under way.
  */
-export const loadProgress = (target: Sql) =>
+export const loadProgress = () =>
   manyRows(
-    target.query(`select stream, after_id, descent, descent_rows, inserted, updated, deleted from ${PROGRESS} order by stream`),
+    sql`select stream, after_id, descent, descent_rows, inserted, updated, deleted from ${reconcileProgress} order by stream`,
     (r) => ({
       stream: text(r.stream) as StreamName,
       after: textOrNull(r.after_id),
@@ -103,74 +106,65 @@ export const loadProgress = (target: Sql) =>
  * leaves the request for the runs after it.
  */
 export const requestReconciliation = (
-  target: Sql,
   holder: string,
   trigger: Trigger,
   requested: boolean,
   evenIfBusy = false,
 ): Statement<void> =>
   effect(
-    target.query(
-      `with asked as (
-         select where $2::boolean and not exists (select from ${PROGRESS})
-           and ($4::boolean or exists (select from sync_lease where holder = $3::uuid))
+    sql`with asked as (
+         select where ${requested}::boolean and not exists (select from ${reconcileProgress})
+           and (${evenIfBusy}::boolean or ${holdsLease(sql`${holder}::uuid`)})
        ),
-       progress as (insert into ${PROGRESS} (stream, after_id) select unnest($1::text[]), null from asked)
-       insert into ${HISTORY} (id, trigger, started_at) select $3::uuid, $5, now() from asked`,
-      [STREAMS.map((s) => s.name), requested, holder, evenIfBusy, trigger],
-    ),
+       progress as (
+         insert into ${reconcileProgress} (stream, after_id) select unnest(${sql.param(STREAMS.map((s) => s.name))}::text[]), null from asked
+       )
+       insert into ${reconciliations} (id, trigger, started_at) select ${holder}::uuid, ${trigger}, now() from asked`,
   );
 
 /** The reconciliation under way: the latest one not finished. */
-const OPEN = `(select id from ${HISTORY} where finished_at is null order by started_at desc limit 1)`;
+const OPEN = sql`(select id from ${reconciliations} where finished_at is null order by started_at desc limit 1)`;
 
 /**
  * Adds what this run did for the reconciliation under way to its progress and history: rows
  * repaired per table, ranges, one more run. Sent once per run, when it ends or completes the
  * reconciliation (a run killed midway loses only its own counts, never its repairs).
  */
-export function recordRepairs(target: Sql, tally: Tally): Statement<void> {
-  const counts = Object.entries(tally.repairs).map(([stream, r]) => ({ stream, ...r }));
+export function recordRepairs(reconciled: Reconciled): Statement<void> {
+  const counts = Object.entries(repairedRows(reconciled)).map(([stream, r]) => ({ stream, ...r }));
   return effect(
-    target.query(
-      `with counts as (select * from jsonb_to_recordset($1::jsonb) as c(stream text, inserted int, updated int, deleted int)),
+    sql`with counts as (select * from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) as c(stream text, inserted int, updated int, deleted int)),
        bumped as (
-         update ${PROGRESS} p set inserted = p.inserted + c.inserted, updated = p.updated + c.updated,
+         update ${reconcileProgress} p set inserted = p.inserted + c.inserted, updated = p.updated + c.updated,
            deleted = p.deleted + c.deleted
          from counts c where p.stream = c.stream
        )
-       update ${HISTORY} set runs = runs + 1, compared_ranges = compared_ranges + $2, repaired_ranges = repaired_ranges + $3
+       update ${reconciliations} set runs = runs + 1, compared_ranges = compared_ranges + ${reconciled.compared_ranges},
+         repaired_ranges = repaired_ranges + ${reconciled.repaired_ranges}
        where id = ${OPEN}`,
-      [JSON.stringify(counts), tally.reconciliation?.compared_ranges ?? 0, tally.reconciliation?.repaired_ranges ?? 0],
-    ),
   );
 }
 
 /** Closes the reconciliation: its history row takes the rows repaired per table, and the progress goes. */
-const completeReconciliation = (target: Sql): Statement<void> =>
+const completeReconciliation = (): Statement<void> =>
   effect(
-    target.query(
-      `with closed as (
-         update ${HISTORY} set finished_at = now(), repaired = (
+    sql`with closed as (
+         update ${reconciliations} set finished_at = now(), repaired = (
            select jsonb_object_agg(stream, jsonb_build_object('inserted', inserted, 'updated', updated, 'deleted', deleted))
-           from ${PROGRESS})
+           from ${reconcileProgress})
          where id = ${OPEN}
        )
-       delete from ${PROGRESS}`,
-    ),
+       delete from ${reconcileProgress}`,
   );
 
-const saveProgress = (target: Sql, stream: StreamName, after: string): Statement<void> =>
-  effect(target.query(`update ${PROGRESS} set after_id = $2 where stream = $1`, [stream, after]));
+const saveProgress = (stream: StreamName, after: string): Statement<void> =>
+  effect(sql`update ${reconcileProgress} set after_id = ${after} where stream = ${stream}`);
 
 /** Records the range a run stopped inside, so the next goes straight back into it. */
-const saveDescent = (target: Sql, stream: StreamName, range: Range | null): Statement<void> =>
+const saveDescent = (stream: StreamName, range: Range | null): Statement<void> =>
   effect(
-    target.query(`update ${PROGRESS} set descent = $2, descent_rows = $3 where stream = $1`, [
-      stream,
-      range?.prefix ?? null,
-      range?.rows ?? null,
-    ]),
+    sql`update ${reconcileProgress} set descent = ${range?.prefix ?? null}, descent_rows = ${range?.rows ?? null}
+      where stream = ${stream}`,
   );
 
 interface Context {
@@ -178,30 +172,58 @@ interface Context {
   target: SyncDatabase;
   budget: Budget;
   holder: string;
-  tally: Tally;
 }
+
+/** What a run did for the reconciliation under way; `done` when it is complete and recorded. */
+export interface Reconciled extends ReconcileWork {
+  repairs: { stream: StreamName; applied: Applied }[];
+  /**
+   * The error that stopped it. Repairs committed before it stay committed, so the run still
+   * counts and records them (src/sync/run.ts) before it fails with this error.
+   */
+  failure?: unknown;
+}
+
+/** The rows repairs wrote, per table. */
+export function repairedRows(reconciled: Reconciled): Partial<Record<StreamName, Repaired>> {
+  const rows: Partial<Record<StreamName, Repaired>> = {};
+  for (const { stream, applied } of reconciled.repairs) {
+    const r = (rows[stream] ??= { inserted: 0, updated: 0, deleted: 0 });
+    r.inserted += applied.inserted;
+    r.updated += applied.updated;
+    r.deleted += applied.deleted;
+  }
+  return rows;
+}
+
+/** A reconciliation step's context: the run's databases and budget, and what this run did so far. */
+type Step = Context & { work: Reconciled };
 
 /**
- * Goes on with the reconciliation under way, if any (requestReconciliation). True when every
- * table has been compared to its end (or none is under way); false when the budget ran out first.
+ * Goes on with the reconciliation under way, if any (requestReconciliation): null when none is;
+ * else what this run did, `done` when every table has been compared to its end, not when the
+ * budget ran out first.
  */
-export async function reconcile(ctx: Context): Promise<boolean> {
-  const { target, tally } = ctx;
-  const [progress] = await target.run([loadProgress(target.sql)]);
-  if (progress.length === 0) return true;
-  tally.reconciliation = { compared_ranges: 0, repaired_ranges: 0, done: false };
-  const progressOf = new Map(progress.map((p) => [p.stream, p]));
-  for (const stream of STREAMS) {
-    const p = progressOf.get(stream.name);
-    if (p?.after === MAX_UUID) continue;
-    if (!(await reconcileTable(ctx, stream, p?.after ?? null, p?.descent ?? null))) return false;
+export async function reconcile(ctx: Context): Promise<Reconciled | null> {
+  const [progress] = await ctx.target.run([loadProgress()]);
+  if (progress.length === 0) return null;
+  const work: Reconciled = { compared_ranges: 0, repaired_ranges: 0, done: false, repairs: [] };
+  try {
+    const progressOf = new Map(progress.map((p) => [p.stream, p]));
+    for (const stream of STREAMS) {
+      const p = progressOf.get(stream.name);
+      if (p?.after === MAX_UUID) continue;
+      if (!(await reconcileTable({ ...ctx, work }, stream, p?.after ?? null, p?.descent ?? null))) return work;
+    }
+    await ctx.target.run([recordRepairs(work), completeReconciliation()]);
+    work.done = true;
+  } catch (failure) {
+    work.failure = failure;
   }
-  await target.run([recordRepairs(target.sql, tally), completeReconciliation(target.sql)]);
-  tally.reconciliation.done = true;
-  return true;
+  return work;
 }
 
-async function reconcileTable(ctx: Context, stream: Stream, after: string | null, descent: Range | null): Promise<boolean> {
+async function reconcileTable(ctx: Step, stream: Stream, after: string | null, descent: Range | null): Promise<boolean> {
   const small = (range: Range) => range.rows <= ctx.budget.limits.reconcileLeafRows || range.prefix.length >= MAX_DEPTH;
   /** Makes one differing range equal: repaired row by row when small, else split and compared again. */
   const settle = async (range: Range): Promise<boolean> => {
@@ -216,7 +238,7 @@ async function reconcileTable(ctx: Context, stream: Stream, after: string | null
     for (const range of differing) {
       if (ctx.budget.spent) {
         // Stopped with this range known to differ: the next run starts in it, not at the top.
-        await ctx.target.run([saveDescent(ctx.target.sql, stream.name, range)]);
+        await ctx.target.run([saveDescent(stream.name, range)]);
         return false;
       }
       if (!(await settle(range))) return false;
@@ -228,15 +250,15 @@ async function reconcileTable(ctx: Context, stream: Stream, after: string | null
     if (!(await settle(descent))) return false;
   }
   if (!(await walk("", FIRST_DEPTH))) return false;
-  await ctx.target.run([saveProgress(ctx.target.sql, stream.name, MAX_UUID)]);
+  await ctx.target.run([saveProgress(stream.name, MAX_UUID)]);
   return true;
 }
 
 /** The ranges of `depth` digits under `prefix` whose checksums differ, in id order. */
-async function compare(ctx: Context, stream: Stream, prefix: string, depth: number, after: string | null): Promise<Range[]> {
+async function compare(ctx: Step, stream: Stream, prefix: string, depth: number, after: string | null): Promise<Range[]> {
   const [[source], [target]] = await Promise.all([
-    ctx.source.run([checksums(ctx.source.sql, stream, "updated_at", prefix, depth, after)]),
-    ctx.target.run([checksums(ctx.target.sql, stream, MIRRORED.sourceUpdatedAt, prefix, depth, after)]),
+    ctx.source.run([checksums(stream, "updated_at", prefix, depth, after)]),
+    ctx.target.run([checksums(stream, MIRRORED.sourceUpdatedAt, prefix, depth, after)]),
   ]);
   const theirs = new Map(target.map((b) => [b.bucket, b]));
   const differing = new Map<string, Range>();
@@ -249,7 +271,7 @@ async function compare(ctx: Context, stream: Stream, prefix: string, depth: numb
   for (const other of target) {
     if (!source.some((b) => b.bucket === other.bucket)) differing.set(other.bucket, { prefix: other.bucket, rows: other.rows });
   }
-  ctx.tally.reconciliation!.compared_ranges += new Set([...source, ...target].map((b) => b.bucket)).size;
+  ctx.work.compared_ranges += new Set([...source, ...target].map((b) => b.bucket)).size;
   return [...differing.values()].sort((a, b) => (a.prefix < b.prefix ? -1 : 1));
 }
 
@@ -258,47 +280,34 @@ async function compare(ctx: Context, stream: Stream, prefix: string, depth: numb
  * of source rows is applied, and the target rows between the previous page and this one that
  * the page does not hold are removed, with the table's progress, in one transaction.
  */
-async function repair(ctx: Context, stream: Stream, range: Range, after: string | null): Promise<boolean> {
-  const { source, target, budget, tally } = ctx;
+async function repair(ctx: Step, stream: Stream, range: Range, after: string | null): Promise<boolean> {
+  const { source, target, budget, work } = ctx;
   const lo = lowest(range.prefix);
   const hi = highest(range.prefix);
   let from = after;
   for (;;) {
     if (budget.spent) {
-      await target.run([saveDescent(target.sql, stream.name, range)]);
+      await target.run([saveDescent(stream.name, range)]);
       return false;
     }
     const done = await budget.step(async () => {
-      const [page] = await source.run([
-        sourceRows(
-          source.sql,
-          stream,
-          "id between $3::uuid and $4::uuid and ($5::uuid is null or id > $5::uuid)",
-          "id",
-          { maxRows: budget.limits.pageRows, maxBytes: budget.limits.pageBytes },
-          [lo, hi, from],
-        ),
-      ]);
+      const limits = { maxRows: budget.limits.pageRows, maxBytes: budget.limits.pageBytes };
+      const [page] = await source.run([sourceRows(stream, idRange(sql`id`, lo, hi, from), sql`id`, limits)]);
       const exhausted = page.fetched < budget.limits.pageRows && page.kept === page.fetched;
       const upTo = exhausted ? hi : page.lastId!;
+      const kept = sql`not exists (select from jsonb_to_recordset(${page.rows}::jsonb) as p(id uuid) where p.id = t.id)`;
       const [, , ...applied] = await target.run([
-        renewLease(target.sql, ctx.holder),
-        saveProgress(target.sql, stream.name, upTo),
-        removeRows(
-          target.sql,
-          stream,
-          `t.id between $1::uuid and $2::uuid and ($3::uuid is null or t.id > $3::uuid)
-           and not exists (select from jsonb_to_recordset($4::jsonb) as p(id uuid) where p.id = t.id)`,
-          [lo, upTo, from, page.rows],
-        ),
-        ...applyPage(target.sql, stream, page.rows),
+        renewLease(ctx.holder),
+        saveProgress(stream.name, upTo),
+        removeRows(stream, sql`${idRange(sql`t.id`, lo, upTo, from)} and ${kept}`),
+        ...applyPage(stream, page.rows),
       ]);
-      tally.add(stream.name, applied.reduce(addApplied), { repaired: true });
+      work.repairs.push({ stream: stream.name, applied: applied.reduce(addApplied) });
       from = upTo;
       return exhausted;
     });
     if (done) break;
   }
-  tally.reconciliation!.repaired_ranges++;
+  work.repaired_ranges++;
   return true;
 }

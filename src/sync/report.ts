@@ -46,6 +46,15 @@ export interface ReconciliationReport {
   done: boolean;
 }
 
+/** What a run did for the reconciliation under way (src/sync/reconcile.ts returns it). */
+export interface ReconcileWork {
+  compared_ranges: number;
+  repaired_ranges: number;
+  done: boolean;
+  /** What each committed repair applied, per table. */
+  repairs: readonly { stream: StreamName; applied: Applied }[];
+}
+
 export interface SyncReport {
   run_id: string;
   mode: Mode;
@@ -78,18 +87,17 @@ export class Tally {
   readonly streams = Object.fromEntries(
     STREAMS.map((s) => [s.name, { inserted: 0, updated: 0, deleted: 0, rejected: 0, derived: 0, pages: 0 }]),
   ) as Record<StreamName, StreamReport>;
-  /** Of the streams' counts, what reconciliation repairs wrote, per table (kept in the reconciliation's history). */
-  readonly repairs: Partial<Record<StreamName, Repaired>> = {};
   /** Slugs whose cached responses are stale: customers whose data changed, and slugs they lost. */
   readonly staleSlugs = new Set<string>();
-  reconciliation: Omit<ReconciliationReport, "repaired_rows"> | null = null;
+  /** What the run did for a reconciliation, when one was under way. */
+  reconciliation: ReconcileWork | null = null;
   pendingRows = 0;
   holdingsRecomputed = 0;
   metricsRecomputed = 0;
   metricsMs = 0;
   pricesChanged = 0;
 
-  add(stream: StreamName, applied: Applied, options: { repaired?: boolean } = {}): void {
+  add(stream: StreamName, applied: Applied): void {
     const report = this.streams[stream];
     report.inserted += applied.inserted;
     report.updated += applied.updated;
@@ -98,12 +106,12 @@ export class Tally {
     report.pages++;
     for (const [other, n] of Object.entries(applied.derived) as [StreamName, number][]) this.streams[other].derived += n;
     for (const slug of applied.goneSlugs) this.staleSlugs.add(slug);
-    if (options.repaired) {
-      const repairs = (this.repairs[stream] ??= { inserted: 0, updated: 0, deleted: 0 });
-      repairs.inserted += applied.inserted;
-      repairs.updated += applied.updated;
-      repairs.deleted += applied.deleted;
-    }
+  }
+
+  /** Takes in what a reconciliation did: its repairs count among the streams' rows. */
+  reconciled(work: ReconcileWork): void {
+    this.reconciliation = work;
+    for (const { stream, applied } of work.repairs) this.add(stream, applied);
   }
 
   get syncedRows(): number {
@@ -137,8 +145,10 @@ export class Tally {
       metrics_ms: this.metricsMs,
       streams: this.streams,
       reconciliation: this.reconciliation && {
-        ...this.reconciliation,
-        repaired_rows: Object.values(this.repairs).reduce((sum, r) => sum + r.inserted + r.updated + r.deleted, 0),
+        compared_ranges: this.reconciliation.compared_ranges,
+        repaired_ranges: this.reconciliation.repaired_ranges,
+        done: this.reconciliation.done,
+        repaired_rows: this.reconciliation.repairs.reduce((sum, { applied: a }) => sum + a.inserted + a.updated + a.deleted, 0),
       },
       holdings_recomputed: this.holdingsRecomputed,
       metrics_recomputed: this.metricsRecomputed,

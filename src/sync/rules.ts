@@ -7,35 +7,30 @@
  * the version and the work it calls for commit together; the runs then work the backlog off
  * within their budgets like any other change.
  */
-import { getTableName } from "drizzle-orm";
-import type { Sql } from "../db/client";
-import { customerMetrics, holdingMetrics, holdingsPending, metricsPending, metricsRules, syncLease } from "../db/schema";
+import { sql } from "drizzle-orm";
+import { customerMetrics, holdingMetrics, holdingsPending, metricsPending, metricsRules } from "../db/schema";
 import { METRICS_RULES } from "../domain";
 import type { Statement } from "./database";
-
-const RULES = getTableName(metricsRules);
+import { holdsLease } from "./lease";
 
 /** True when this run found the stored metrics older than the code's rules and marked them all. */
-export function upgradeMetricsRules(target: Sql, holder: string): Statement<boolean> {
+export function upgradeMetricsRules(holder: string): Statement<boolean> {
   return {
-    query: target.query(
-      `with upgraded as (
-           insert into ${RULES} (one, version)
-           select true, $1 where exists (select 1 from ${getTableName(syncLease)} where holder = $2)
-           on conflict (one) do update set version = excluded.version where ${RULES}.version < excluded.version
+    query: sql`with upgraded as (
+           insert into ${metricsRules} (one, version)
+           select true, ${METRICS_RULES}::int where ${holdsLease(holder)}
+           on conflict (one) do update set version = excluded.version where ${metricsRules.version} < excluded.version
            returning version
          ), holdings as (
-           insert into ${getTableName(holdingsPending)} (account_id, stock_code, from_date)
-           select account_id, stock_code, null from ${getTableName(holdingMetrics)} where exists (select 1 from upgraded)
+           insert into ${holdingsPending} (account_id, stock_code, from_date)
+           select account_id, stock_code, null from ${holdingMetrics} where exists (select 1 from upgraded)
            on conflict (account_id, stock_code) do update set from_date = null
          ), customers as (
-           insert into ${getTableName(metricsPending)} (customer_id, remerge)
-           select customer_id, true from ${getTableName(customerMetrics)} where exists (select 1 from upgraded)
+           insert into ${metricsPending} (customer_id, remerge)
+           select customer_id, true from ${customerMetrics} where exists (select 1 from upgraded)
            on conflict (customer_id) do update set remerge = true
          )
          select version from upgraded`,
-      [METRICS_RULES, holder],
-    ),
     decode: (rows) => rows.length > 0,
   };
 }

@@ -23,7 +23,8 @@ import { upgradeMetricsRules } from "./rules";
 import { acquireLease, isLeaseLost, leaseExpiry, releaseLease, renewLease } from "./lease";
 import { recomputePending } from "./metrics";
 import { refreshLatestPrices } from "./prices";
-import { reconcile, recordRepairs, requestReconciliation } from "./reconcile";
+import { type Reconciled, reconcile, recordRepairs, requestReconciliation } from "./reconcile";
+import { readAhead } from "./read-ahead";
 import { Tally, type Mode, type SyncReport, type Trigger } from "./report";
 import { STREAMS, type Stream } from "./streams";
 
@@ -57,6 +58,8 @@ interface Run {
   target: SyncDatabase;
   budget: Budget;
   tally: Tally;
+  /** What the run did for a reconciliation under way. */
+  reconciled: Reconciled | null;
 }
 
 /**
@@ -74,17 +77,17 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     target: targetDatabase(config.DATABASE_URL, budget),
     budget,
     tally: new Tally(),
+    reconciled: null,
   };
-  const { sql } = run.target;
   const [taken, lease, , , , , startOf] = await run.target.run([
-    acquireLease(sql, run.id),
-    leaseExpiry(sql),
+    acquireLease(run.id),
+    leaseExpiry(),
     // After the lease: only the run that holds it records a new rules version.
-    upgradeMetricsRules(sql, run.id),
-    recordDied(sql, run.id),
-    recordStart(sql, run.id, options.trigger, options.mode),
-    requestReconciliation(sql, run.id, options.trigger, options.mode === "full", options.requestEvenIfBusy ?? false),
-    loadStarts(sql),
+    upgradeMetricsRules(run.id),
+    recordDied(run.id),
+    recordStart(run.id, options.trigger, options.mode),
+    requestReconciliation(run.id, options.trigger, options.mode === "full", options.requestEvenIfBusy ?? false),
+    loadStarts(),
   ]);
   if (!taken) throw new LeaseHeldError(lease.expiresAt, lease.retryAfterSeconds);
 
@@ -106,12 +109,17 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     let metricsDone = await recomputeMetrics(run);
     let reconciled = true;
     if (caughtUp && metricsDone) {
-      reconciled = await reconcile({ ...run, holder: run.id });
-      if (run.tally.reconciliation) metricsDone = await recomputeMetrics(run);
+      run.reconciled = await reconcile({ ...run, holder: run.id });
+      if (run.reconciled) {
+        run.tally.reconciled(run.reconciled);
+        if (run.reconciled.failure !== undefined) throw run.reconciled.failure;
+        reconciled = run.reconciled.done;
+        metricsDone = await recomputeMetrics(run);
+      }
     }
     const complete = caughtUp && metricsDone && reconciled;
     // The latest closes travel with the held-row count: one round trip, however many codes changed.
-    [run.tally.pendingRows, run.tally.pricesChanged] = await run.target.run([countHeld(sql), refreshLatestPrices(sql)]);
+    [run.tally.pendingRows, run.tally.pricesChanged] = await run.target.run([countHeld(), refreshLatestPrices()]);
     const done = report(complete);
     await finish(run, done, complete ? "complete" : "partial", null);
     return {
@@ -134,39 +142,28 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
  */
 async function syncStream(run: Run, stream: Stream, pass: Pass): Promise<boolean> {
   const { source, target, budget } = run;
-  const read = (from: Key) => {
-    const page = readPage(source, stream, from, pass.bound, {
-      maxRows: budget.limits.pageRows,
-      maxBytes: budget.limits.pageBytes,
-    });
-    page.catch(() => undefined); // a read left behind when the run stops must not be an unhandled rejection
-    return page;
-  };
-  let next: Promise<Page> | undefined;
+  const limits = { maxRows: budget.limits.pageRows, maxBytes: budget.limits.pageBytes };
   let cursor = pass.start.from;
   let caughtUp = !pass.start.resumes;
-  while (!budget.spent) {
-    const page = await budget.step(async () => {
-      const page = await (next ?? read(cursor));
-      if (!page.exhausted) next = read(page.last!);
+  return readAhead<Page, Key>(budget, cursor, {
+    read: (from) => readPage(source, stream, from, pass.bound, limits),
+    after: (page) => (page.exhausted ? null : page.last!),
+    async store(page) {
       if (page.last) {
         // The page's rows, its cursor and the lease renewal commit together or not at all.
         const [, , ...applied] = await target.run([
-          renewLease(target.sql, run.id),
-          advanceCursor(target.sql, stream.name, page.last, page.exhausted, pass),
-          ...applyPage(target.sql, stream, page.rows),
+          renewLease(run.id),
+          advanceCursor(stream.name, page.last, page.exhausted, pass),
+          ...applyPage(stream, page.rows),
         ]);
         run.tally.add(stream.name, applied.reduce(addApplied));
         [cursor, caughtUp] = [page.last, page.exhausted];
       } else if (!caughtUp) {
         // The pass ended on an empty page: the stream is caught up, and its re-read is due.
-        await target.run([advanceCursor(target.sql, stream.name, cursor, true, pass)]);
+        await target.run([advanceCursor(stream.name, cursor, true, pass)]);
       }
-      return page;
-    });
-    if (page.exhausted) return true;
-  }
-  return false;
+    },
+  });
 }
 
 /** Recomputes the stored metrics the run's changes left pending, while the budget lasts: true when none is left. */
@@ -182,8 +179,7 @@ async function recomputeMetrics(run: Run): Promise<boolean> {
 
 /** Records how the run ended and releases its lease, in one transaction. */
 async function finish(run: Run, report: SyncReport, outcome: Outcome, error: string | null): Promise<void> {
-  const { sql } = run.target;
   // A reconciliation this run completed recorded its counts then; one still under way takes them now.
-  const reconciling = run.tally.reconciliation && !run.tally.reconciliation.done ? [recordRepairs(sql, run.tally)] : [];
-  await run.target.run([recordEnd(sql, report, outcome, error), ...reconciling, releaseLease(sql, run.id)]);
+  const reconciling = run.reconciled && !run.reconciled.done ? [recordRepairs(run.reconciled)] : [];
+  await run.target.run([recordEnd(report, outcome, error), ...reconciling, releaseLease(run.id)]);
 }

@@ -11,16 +11,15 @@
  * not grow while nothing changes. Held and rejected rows are behind the cursor (applied, just
  * not served), so they are not in it: they are listed with their own ages.
  */
-import { getTableName } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Config } from "../env";
-import type { Sql } from "../db/client";
 import { reconciliations, syncRuns } from "../db/schema";
 import { Budget } from "./budget";
 import { cursorPositions, firstUnapplied, isoMicros, type Key } from "./cursor";
 import { int, manyRows, sourceDatabase, targetDatabase, text, textOrNull } from "./database";
 import { SyncError } from "./errors";
 import { listHeld, listRejected, summarizeHeld, summarizeRejected, type ListedRow, type Summary } from "./held";
-import { currentLease } from "./lease";
+import { currentLease, holdsLiveLease } from "./lease";
 import { loadProgress } from "./reconcile";
 import type { Repaired } from "./report";
 import { nextFire, parseCron } from "./schedule";
@@ -29,8 +28,6 @@ import type { SyncConfig } from "./run";
 
 /** How many runs, held rows and rejected rows the status lists. */
 const LISTED = 50;
-const RUNS = getTableName(syncRuns);
-const HISTORY = getTableName(reconciliations);
 /**
  * How long after its scheduled time a reconciliation may take to complete before it is overdue:
  * cron delays, a delta backlog served first, and the chained runs of a large repair (a 1% drift
@@ -98,18 +95,14 @@ export interface SyncStatus {
   rejected: Summary & { rows: ListedRow[] };
 }
 
-const lastRuns = (target: Sql) =>
+const lastRuns = () =>
   manyRows(
-    target.query(
-      `select r.id, r.trigger, r.mode,
-         case when r.outcome = 'running' and not exists (
-           select from sync_lease l where l.holder = r.id and l.expires_at >= now()) then 'died' else r.outcome end as outcome,
+    sql`select r.id, r.trigger, r.mode,
+         case when r.outcome = 'running' and not ${holdsLiveLease(sql`r.id`)} then 'died' else r.outcome end as outcome,
          ${isoMicros("r.started_at")} as started_at, ${isoMicros("r.finished_at")} as finished_at,
          (extract(epoch from r.finished_at - r.started_at) * 1000)::int as duration_ms,
          r.synced_rows, r.derived_rows, r.rejected_rows, r.pending_rows, r.error
-       from ${RUNS} r order by r.started_at desc limit $1`,
-      [LISTED],
-    ),
+       from ${syncRuns} r order by r.started_at desc limit ${LISTED}`,
     (r): RunSummary => ({
       id: text(r.id),
       trigger: text(r.trigger),
@@ -127,20 +120,18 @@ const lastRuns = (target: Sql) =>
   );
 
 /** The last complete reconciliation, the one under way (its start), and the first run ever (when none completed). */
-const reconciliationHistory = (target: Sql) =>
+const reconciliationHistory = () =>
   manyRows(
-    target.query(
-      `select 'complete' as kind, trigger, ${isoMicros("started_at")} as started_at, ${isoMicros("finished_at")} as finished_at,
+    sql`select 'complete' as kind, trigger, ${isoMicros("started_at")} as started_at, ${isoMicros("finished_at")} as finished_at,
          (extract(epoch from finished_at - started_at) * 1000)::int as duration_ms, runs, compared_ranges, repaired_ranges,
          repaired::text as repaired
-       from (select * from ${HISTORY} where finished_at is not null order by finished_at desc limit 1) done
+       from (select * from ${reconciliations} where finished_at is not null order by finished_at desc limit 1) done
        union all
        select 'open', trigger, ${isoMicros("started_at")}, null, null, runs, compared_ranges, repaired_ranges, null
-       from (select * from ${HISTORY} where finished_at is null order by started_at desc limit 1) open
+       from (select * from ${reconciliations} where finished_at is null order by started_at desc limit 1) open
        union all
        select 'first_run', trigger, ${isoMicros("started_at")}, null, null, 0, 0, 0, null
-       from (select * from ${RUNS} order by started_at limit 1) first`,
-    ),
+       from (select * from ${syncRuns} order by started_at limit 1) first`,
     (r) => ({
       kind: text(r.kind) as "complete" | "open" | "first_run",
       trigger: text(r.trigger),
@@ -218,7 +209,7 @@ async function streamLags(config: StatusConfig, budget: Budget, cursors: Map<Str
   const source = sourceDatabase(config.SOURCE_DATABASE_URL, budget);
   let rows: { stream: StreamName; firstAt: string | null; now: string; lag: number }[];
   try {
-    [rows] = await source.run([firstUnapplied(source.sql, names, (s) => cursors.get(s))]);
+    [rows] = await source.run([firstUnapplied(STREAMS, (s) => cursors.get(s))]);
   } catch (err) {
     // The engine's own words (never the driver's, which may name the database).
     return unknown(err instanceof SyncError ? err.message : "the source database could not be read");
@@ -243,17 +234,16 @@ async function streamLags(config: StatusConfig, budget: Budget, cursors: Map<Str
 export async function readStatus(config: StatusConfig): Promise<SyncStatus> {
   const budget = new Budget();
   const target = targetDatabase(config.DATABASE_URL, budget);
-  const { sql } = target;
   const [lease, cursors, runs, progress, history, heldSummary, held, rejectedSummary, rejected] = await target.run([
-    currentLease(sql),
-    cursorPositions(sql),
-    lastRuns(sql),
-    loadProgress(sql),
-    reconciliationHistory(sql),
-    summarizeHeld(sql),
-    listHeld(sql, LISTED),
-    summarizeRejected(sql),
-    listRejected(sql, LISTED),
+    currentLease(),
+    cursorPositions(),
+    lastRuns(),
+    loadProgress(),
+    reconciliationHistory(),
+    summarizeHeld(),
+    listHeld(LISTED),
+    summarizeRejected(),
+    listRejected(LISTED),
   ]);
   const lags = await streamLags(config, budget, new Map(cursors.map((c) => [c.stream, c.key])));
   return {

@@ -11,7 +11,7 @@
  * soft-deleted hides nothing that refers to it.
  */
 import { getTableName } from "drizzle-orm";
-import { getTableConfig } from "drizzle-orm/pg-core";
+import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 import { sourceTables } from "../db/source";
 import { SERVABLE_SLUG_SQL } from "../domain/slug";
 
@@ -31,6 +31,11 @@ export interface Rule {
 
 export interface Stream {
   name: StreamName;
+  /**
+   * The table, as the source schema declares it: statements name it through this object, in
+   * either database (the target's table has the same name).
+   */
+  table: PgTable;
   /** Columns copied as they are, besides `id`, `updated_at` and `deleted_at`. */
   columns: readonly Column[];
   /** Foreign keys: a row whose parent is not in the target is held (stored, not served). */
@@ -69,10 +74,11 @@ export interface Stream {
 const CURSOR_COLUMNS = new Set(["id", "updated_at", "deleted_at"]);
 
 /** A stream's copied columns and foreign keys, as the source schema declares them. */
-function fromSource(name: StreamName): Pick<Stream, "name" | "columns" | "parents"> {
+function fromSource(name: StreamName): Pick<Stream, "name" | "table" | "columns" | "parents"> {
   const table = getTableConfig(sourceTables[name]);
   return {
     name,
+    table: sourceTables[name],
     columns: table.columns.filter((c) => !CURSOR_COLUMNS.has(c.name)).map((c) => ({ name: c.name, type: c.getSQLType() })),
     parents: table.foreignKeys.map((fk) => {
       const reference = fk.reference();

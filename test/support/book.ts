@@ -17,6 +17,7 @@ import type {
   StockPriceRow,
   TransactionRow,
 } from "../../src/db/source";
+import { render } from "../../src/sync/database";
 import { refreshLatestPrices } from "../../src/sync/prices";
 
 type Stamp = { updated_at: string; deleted_at: string | null };
@@ -174,7 +175,8 @@ export async function writeTarget(sql: Sql, book: Book): Promise<void> {
   }
   if (book.stock_prices.length) {
     statements.push(sql.query("insert into prices_pending select distinct stock_code from stock_prices on conflict do nothing"));
-    statements.push(refreshLatestPrices(sql).query);
+    const refresh = render(refreshLatestPrices().query);
+    statements.push(sql.query(refresh.sql, refresh.params));
   }
   if (statements.length) await sql.transaction(statements);
 }

@@ -1,5 +1,6 @@
 /** Who may run a sync, and one run at a time. */
 import { describe, expect, it } from "vitest";
+import { render } from "../../src/sync/database";
 import { isLeaseLost, LEASE_SECONDS, renewLease } from "../../src/sync/lease";
 import { Book } from "../support/book";
 import { getJson } from "../support/worker";
@@ -84,7 +85,8 @@ describe("one sync at a time", () => {
     const [mine, theirs] = [crypto.randomUUID(), crypto.randomUUID()];
     await dbs.target`insert into sync_lease values ('sync', ${theirs}, now() + make_interval(secs => ${LEASE_SECONDS}))`;
     const write = dbs.target`insert into metrics_pending values (${crypto.randomUUID()})`;
-    const failure = await dbs.target.transaction([renewLease(dbs.target, mine).query, write]).catch((err: unknown) => err);
+    const renew = render(renewLease(mine).query);
+    const failure = await dbs.target.transaction([dbs.target.query(renew.sql, renew.params), write]).catch((err: unknown) => err);
     expect(isLeaseLost(failure)).toBe(true);
     expect(await dbs.target`select * from metrics_pending`).toEqual([]);
   });

@@ -21,11 +21,15 @@ import type {
   StockPriceRow,
   TransactionRow,
 } from "../../src/db/source";
+import { sql as drizzleSql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { accounts as targetAccounts } from "../../src/db/schema";
 import { servedAccount } from "../../src/db/served";
 import { combinePartials, computeMetrics, type HoldingPartial, servedTotalReturn } from "../../src/domain";
 import { getConfig, type Env } from "../../src/env";
 import type { BudgetLimits } from "../../src/sync/budget";
 import { isoMicros } from "../../src/sync/cursor";
+import { render } from "../../src/sync/database";
 import type { Mode } from "../../src/sync/report";
 import { runSync } from "../../src/sync/run";
 import { type Continuation, continueSync } from "../../src/sync/worker";
@@ -37,6 +41,11 @@ import { freshDatabases, type TestDatabases } from "../support/databases";
 import { Decimal } from "../../src/domain/decimal";
 import { holdingValuation, latestCloses, unrealizedUnits, valuationOf } from "../support/valuation";
 import { getJson } from "../support/worker";
+
+/** A timestamptz expression as the sync formats it (src/sync/cursor.ts), as SQL text. */
+const micros = (expr: string) => render(isoMicros(expr)).sql;
+/** Account `a` is served as customer `m.customer_id`'s (src/db/served.ts), as SQL text. */
+const SERVED_ACCOUNT = render(servedAccount(alias(targetAccounts, "a"), drizzleSql.raw("m.customer_id"))).sql;
 
 /** POST /api/sync with the configured admin key (or `key`), as an operator would. */
 export function postSync(env: Env, options: { mode?: Mode; key?: string | null } = {}) {
@@ -69,7 +78,7 @@ function contractRows(sql: Sql, table: string, updatedAt: string) {
   const stream = STREAMS.find((s) => s.name === table)!;
   const columns = stream.columns.map((c) => c.name);
   return sql.query(
-    `select id, ${columns.join(", ")}, ${isoMicros(updatedAt)} as updated_at, ${isoMicros("deleted_at")} as deleted_at
+    `select id, ${columns.join(", ")}, ${micros(updatedAt)} as updated_at, ${micros("deleted_at")} as deleted_at
      from ${table} order by id`,
   );
 }
@@ -299,7 +308,7 @@ export async function expectCustomerServed(dbs: TestDatabases, slug: string): Pr
 
 /** The source's time `offsetSeconds` from now, as a microsecond ISO string. */
 export async function sourceTime(source: Sql, offsetSeconds: number): Promise<string> {
-  const [row] = await source.query(`select ${isoMicros("now() + make_interval(secs => $1)")} as at`, [offsetSeconds]);
+  const [row] = await source.query(`select ${micros("now() + make_interval(secs => $1)")} as at`, [offsetSeconds]);
   return row!.at as string;
 }
 
@@ -345,7 +354,7 @@ export async function expectMergesAddUp(target: Sql): Promise<void> {
   const rows = (await target.query(
     `select m.customer_id, m.partial, (
        select coalesce(json_agg(h.partial), '[]') from holding_metrics h join accounts a on a.id = h.account_id
-       where ${servedAccount("a", "m.customer_id")}
+       where ${SERVED_ACCOUNT}
      ) as holdings
      from customer_metrics m where m.partial is not null`,
   )) as { customer_id: string; partial: HoldingPartial; holdings: HoldingPartial[] }[];

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import type { Broker } from "./types";
 import type { Db } from "../client";
 import { brokers } from "../schema";
@@ -9,6 +8,6 @@ export function listBrokers(db: Db): Promise<Broker[]> {
   return db
     .select({ id: brokers.id, name: brokers.name, code: brokers.code })
     .from(brokers)
-    .where(sql.raw(live(`"brokers"`)))
+    .where(live(brokers))
     .orderBy(brokers.code, brokers.id);
 }

@@ -29,7 +29,7 @@ export async function findCorporateActions(
   query: CorporateActionFilters,
 ): Promise<CorporateActionList | undefined> {
   const matching = and(
-    sql.raw(live(`"corporate_actions"`)),
+    live(corporateActions),
     servedAccountOfCustomer,
     // `broker` is lowercase (src/schemas/queries.ts); the account's broker is joined.
     query.broker ? sql`lower(${brokers.code}) = ${query.broker}` : undefined,
@@ -56,7 +56,7 @@ export async function findCorporateActions(
         ) page
       ), '[]'::json) as data
     from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
-    where ${customers.slug} = ${slug} and ${sql.raw(live(`"customers"`))}`);
+    where ${customers.slug} = ${slug} and ${live(customers)}`);
   const row = rows[0];
   return row && { total: row.total, data: decodeExact(CorporateActionPage.shape.data, row.data) };
 }

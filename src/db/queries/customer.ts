@@ -17,7 +17,7 @@ import { customerJson, portfolioJson } from "./shapes";
 import { servedStats, valuationJson } from "./valuation";
 
 /** A served customer by slug: live, and with its staff member in the target (DESIGN §7). */
-const bySlug = (slug: Lookup) => sql`${customers.slug} = ${slug} and ${sql.raw(live(`"customers"`))}`;
+const bySlug = (slug: Lookup) => sql`${customers.slug} = ${slug} and ${live(customers)}`;
 const withStaff = sql`join ${staff} on ${staff.id} = ${customers.staffId}`;
 const withMetrics = sql`left join ${customerMetrics} on ${customerMetrics.customerId} = ${customers.id}`;
 

@@ -48,7 +48,7 @@ export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters)
   const perAccount = owner.accountId !== undefined;
   const matching = and(
     eq(transactions.customerId, customers.id),
-    sql.raw(live(`"transactions"`)),
+    live(transactions),
     servedAccountOfCustomer,
     perAccount ? sql`${transactions.accountId} = ${owner.accountId}` : undefined,
     query.broker ? inArray(transactions.accountId, accountsAtBroker(query.broker)) : undefined,
@@ -78,7 +78,7 @@ export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters)
         ) page
       ), '[]'::json) as data
     from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
-    where ${and(sql`${customers.slug} = ${owner.slug}`, sql.raw(live(`"customers"`)), owned)}`);
+    where ${and(sql`${customers.slug} = ${owner.slug}`, live(customers), owned)}`);
 }
 
 /** The current customer's accounts at a broker; `code` is lowercase (src/schemas/queries.ts). */

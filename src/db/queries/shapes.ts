@@ -11,10 +11,10 @@
 import { sql } from "drizzle-orm";
 import type { CorporateAction, Customer, Holding, Transaction } from "./types";
 import { accounts, brokers, corporateActions, customers, holdings, latestPrices, staff, transactions } from "../schema";
-import { live } from "../served";
+import { live, servedAccount } from "../served";
 
-/** The customer's served accounts (DESIGN §7); needs `customers`, `accounts` and its `brokers` joined. */
-export const servedAccountOfCustomer = sql`${sql.raw(live(`"accounts"`))} and ${accounts.customerId} = ${customers.id}`;
+/** The customer's served accounts (src/db/served.ts); needs `customers` and `accounts` in scope. */
+export const servedAccountOfCustomer = servedAccount(accounts, customers.id);
 
 /** Needs `brokers` in scope. */
 const brokerJson = sql`json_build_object('id', ${brokers.id}, 'name', ${brokers.name}, 'code', ${brokers.code})`;
@@ -48,7 +48,7 @@ export const servedHoldingsWithPrices = sql`from ${holdings}
     join ${accounts} on ${accounts.id} = ${holdings.accountId}
     join ${brokers} on ${brokers.id} = ${accounts.brokerId}
     left join ${latestPrices} on ${latestPrices.stockCode} = ${holdings.stockCode}
-  where ${servedAccountOfCustomer} and ${sql.raw(live(`"holdings"`))}`;
+  where ${servedAccountOfCustomer} and ${live(holdings)}`;
 
 /** A holding at its latest close, exact: quantity × close has at most 4 decimals, rounded once. */
 export const holdingMarketValue = sql`(${holdings.quantity} * ${latestPrices.closePrice})`;

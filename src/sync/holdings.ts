@@ -1,0 +1,218 @@
+/**
+ * The holdings step of the stored metrics (src/sync/metrics.ts): each holding in
+ * `holdings_pending` is recomputed alone from its own trades (one index range scan) into a
+ * partial aggregate, stored in `holding_metrics` with the latest trade date it covers and where
+ * its FIFO queue stands, its open lots in `holding_lots`. When every change is dated after that
+ * date, as a new trading day's are, it continues from there, and only the newer trades and the
+ * open lots their sells reach are read; a change to an older trade (or one more trade on the
+ * latest date) recomputes it whole. A customer's other holdings are not read. The partial the
+ * customer's stored merge holds is kept in `holding_changes` for the customers step.
+ */
+import { sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { corporateActions, holdingChanges, holdingLots, holdingMetrics, holdingsPending, transactions } from "../db/schema";
+import { live } from "../db/served";
+import {
+  type CreditInput,
+  continuePartial,
+  type HoldingPartial,
+  PARTIAL_FORMAT,
+  type PlacedLot,
+  type ResumePoint,
+  type TradeInput,
+} from "../domain";
+import type { Budget } from "./budget";
+import { effect, int, manyRows, text, type SyncDatabase } from "./database";
+import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "./deals";
+import { renewLease } from "./lease";
+import { afterLast, type Batch, readAhead } from "./read-ahead";
+
+/**
+ * Holdings per batch at most, however few trades they have: one that continues comes with its
+ * stored partial, parsed, continued and written back, so 500 of them took more than a 48 MB heap
+ * in the scale benchmark's trading day (when all open lots came too); 200 stay well under it.
+ */
+const MAX_HOLDINGS = 200;
+
+const t = alias(transactions, "t");
+const c = alias(corporateActions, "c");
+
+interface PendingHolding {
+  accountId: string;
+  stockCode: string;
+  /**
+   * Where its partial continues from, with the open lots the new trades' sells reach; null to
+   * recompute it from all its trades.
+   */
+  resume: ResumePoint | null;
+  /** Its accepted, live trades: those dated after the resume point, or all of them. */
+  trades: TradeInput[];
+  /** Its accepted, live share credits, dated after the resume point or all, like its trades. */
+  credits: CreditInput[];
+}
+
+/** A pending holding's key, the order its list is worked through in. */
+type HoldingKey = [accountId: string, stockCode: string];
+
+/**
+ * The first pending holdings after `after` while the trades to read add up to at most
+ * `maxTrades` (the first one always comes), each with its resume point (when every change it
+ * waits for is dated after that point) and the open lots its new sells reach, and the trades to
+ * read: those dated after the point, or all. The account's own state does not matter here: a
+ * holding's partial is the same whoever owns the account and whether it is served; the merge
+ * decides which partials a customer sees.
+ */
+async function loadHoldings(target: SyncDatabase, maxTrades: number, after: HoldingKey | null): Promise<Batch<PendingHolding>> {
+  // One index range scan (transactions_holding_idx) after the resume point's date, or from the start.
+  const holdingTrades = sql`from ${transactions} t where t.account_id = p.account_id and t.stock_code = p.stock_code
+    and t.trade_date > coalesce(p.after, '-infinity'::date) and ${live(t)}`;
+  // Its share credits the same way (corporate_actions_holding_idx).
+  const holdingCredits = sql`from ${corporateActions} c where c.account_id = p.account_id and c.stock_code = p.stock_code
+    and c.type = 'share_dividend' and c.ex_date > coalesce(p.after, '-infinity'::date) and ${live(c)}`;
+  const [rows] = await target.run([
+    manyRows(
+      sql`with candidates as materialized (
+           select p.account_id, p.stock_code, p.waiting, m.partial, m.consumed, m.opened,
+             case when (m.partial ->> 'format')::int = ${PARTIAL_FORMAT} and m.consumed is not null and p.from_date > m.through
+               then m.through end as after
+           -- One more than the batch is counted (not read) to tell whether any are left.
+           from (
+             select *, count(*) over () as waiting from (
+               select * from ${holdingsPending}
+               where ${after?.[0] ?? null}::uuid is null or (account_id, stock_code) > (${after?.[0] ?? null}::uuid, ${after?.[1] ?? null}::text)
+               order by account_id, stock_code limit ${MAX_HOLDINGS + 1}
+             ) w order by account_id, stock_code limit ${MAX_HOLDINGS}
+           ) p
+           left join ${holdingMetrics} m using (account_id, stock_code)
+         ),
+         -- The trades to read and the shares they sell, in one scan.
+         counted as (
+           select p.*, n.trades, n.sold, exists (select ${holdingCredits}) as credited from candidates p, lateral (
+             select count(*) as trades, coalesce(sum(t.quantity) filter (where t.type = 'sell' and t.quantity > 0), 0) as sold
+             ${holdingTrades}
+           ) n
+         ),
+         sized as (
+           select *, sum(trades) over (order by account_id, stock_code) as upto, count(*) over () as candidates from counted
+         )
+         select p.account_id, p.stock_code, p.candidates::int as candidates, p.waiting::int as waiting, p.after::text as after,
+           case when p.after is not null then p.partial::text end as partial,
+           -- Share counts pass 2^31 but not 2^53: a double carries them exactly, where bigint comes as text.
+           p.consumed::float8 as consumed, p.opened::float8 as opened,
+           -- The open lots from the head up to where the new sells can reach (lotsReached), or
+           -- all of them when a share credit spreads over them.
+           case when p.after is not null then (
+             select coalesce(json_agg(json_build_object('at', l.at, 'lot', l.lot) order by l.at), '[]')::text
+             from ${holdingLots} l where l.account_id = p.account_id and l.stock_code = p.stock_code
+               and (p.credited or l.at < p.consumed + p.sold)
+           ) end as head,
+           (select coalesce(json_agg(${TRADE_TUPLE}), '[]')::text ${holdingTrades}) as trades,
+           (select coalesce(json_agg(${creditTuple("c")}), '[]')::text ${holdingCredits}) as credits
+         from sized p where p.upto - p.trades < ${maxTrades}
+         order by p.account_id, p.stock_code`,
+      (r) => ({
+        candidates: int(r.candidates),
+        waiting: int(r.waiting),
+        holding: {
+          accountId: text(r.account_id),
+          stockCode: text(r.stock_code),
+          resume:
+            r.after === null
+              ? null
+              : {
+                  through: text(r.after),
+                  partial: JSON.parse(text(r.partial)) as HoldingPartial,
+                  position: { consumed: int(r.consumed), opened: int(r.opened) },
+                  head: JSON.parse(text(r.head)) as PlacedLot[],
+                },
+          trades: parseTrades(text(r.trades)),
+          credits: parseCredits(text(r.credits)),
+        },
+      }),
+    ),
+  ]);
+  const { candidates = 0, waiting = 0 } = rows[0] ?? {};
+  return { items: rows.map((r) => r.holding), more: rows.length < candidates || waiting > MAX_HOLDINGS };
+}
+
+/**
+ * Stores each holding's new partial and position, drops the lots its queue no longer holds (all
+ * of them when it was recomputed whole) and adds the lots its trades opened.
+ */
+async function storeHoldings(target: SyncDatabase, holder: string, batch: PendingHolding[]): Promise<void> {
+  const points = batch.map((h) => ({ holding: h, point: continuePartial(h.resume, h.trades, h.credits) }));
+  // A holding left without trades has no partial and no lots.
+  const computed = points.flatMap(({ holding: h, point }) =>
+    point
+      ? [{ account_id: h.accountId, stock_code: h.stockCode, partial: point.partial, through: point.through, ...point.position }]
+      : [],
+  );
+  const closed = points.map(({ holding: h, point }) => ({
+    account_id: h.accountId,
+    stock_code: h.stockCode,
+    // Lots ending where the head stands now are closed; a holding recomputed whole, or whose lots
+    // a share credit laid out again, keeps none of its old ones.
+    upto: h.resume && point && !point.relaid ? point.position.consumed : Number.MAX_SAFE_INTEGER,
+  }));
+  // One entry per holding, its lots as [at, lot] pairs: a holding recomputed whole can open thousands.
+  const opened = points.flatMap(({ holding: h, point }) =>
+    point?.opened.length
+      ? [{ account_id: h.accountId, stock_code: h.stockCode, lots: point.opened.map((l) => [l.at, l.lot]) }]
+      : [],
+  );
+  const keys = JSON.stringify(batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
+  await target.run([
+    renewLease(holder),
+    // The partial its customer's stored merge holds, unless an earlier change already recorded it.
+    effect(
+      sql`insert into ${holdingChanges} (account_id, stock_code, merged)
+         select k.account_id, k.stock_code, m.partial from jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
+         left join ${holdingMetrics} m on m.account_id = k.account_id and m.stock_code = k.stock_code
+         on conflict do nothing`,
+    ),
+    effect(
+      sql`delete from ${holdingMetrics} m using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
+         where m.account_id = k.account_id and m.stock_code = k.stock_code`,
+    ),
+    effect(
+      sql`insert into ${holdingMetrics} (account_id, stock_code, partial, through, consumed, opened)
+         select account_id, stock_code, partial, through, consumed, opened
+         from json_to_recordset(${JSON.stringify(computed)}::json) as r(account_id uuid, stock_code text, partial jsonb, through date, consumed bigint, opened bigint)`,
+    ),
+    effect(
+      // "l.at < k.upto" bounds the index range scan to the lots at the head.
+      sql`delete from ${holdingLots} l using json_to_recordset(${JSON.stringify(closed)}::json) as k(account_id uuid, stock_code text, upto bigint)
+         where l.account_id = k.account_id and l.stock_code = k.stock_code
+           and l.at < k.upto and l.at + (l.lot ->> 0)::bigint <= k.upto`,
+    ),
+    effect(
+      sql`insert into ${holdingLots} (account_id, stock_code, at, lot)
+         select r.account_id, r.stock_code, (l ->> 0)::bigint, l -> 1
+         from json_to_recordset(${JSON.stringify(opened)}::json) as r(account_id uuid, stock_code text, lots json), json_array_elements(r.lots) l`,
+    ),
+    effect(
+      sql`delete from ${holdingsPending} p using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
+         where p.account_id = k.account_id and p.stock_code = k.stock_code`,
+    ),
+  ]);
+}
+
+/**
+ * Works through the pending holdings, batch by batch while the budget lasts: true when none is
+ * left. Each batch is one read and one transaction that stores it and takes it off the list.
+ */
+export function recomputeHoldings(
+  target: SyncDatabase,
+  budget: Budget,
+  holder: string,
+  stored: (holdings: number) => void,
+): Promise<boolean> {
+  return readAhead<Batch<PendingHolding>, HoldingKey | null>(budget, null, {
+    read: (after) => loadHoldings(target, budget.limits.metricsTrades, after),
+    after: (batch) => afterLast(batch, (h): HoldingKey => [h.accountId, h.stockCode]),
+    async store(batch) {
+      if (batch.items.length) await storeHoldings(target, holder, batch.items);
+      stored(batch.items.length);
+    },
+  });
+}

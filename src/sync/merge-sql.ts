@@ -1,0 +1,83 @@
+/**
+ * The domain's merge rules (PARTIAL_MERGE in src/domain/partial.ts) in their second form: SQL
+ * that adds partials up where they are stored, so a customer merged again sends one partial to
+ * the Worker, not one per holding (src/sync/customers.ts). Both forms must agree:
+ * test/sync/merge-sql.test.ts runs them on the same partials. A field added to PARTIAL_MERGE
+ * is merged here by its rule, with no other change.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { type MergeRule, PARTIAL_FORMAT, PARTIAL_MERGE } from "../domain";
+
+/** SQL adding up field `field` of the partials `p` in the relation `parts`, by its merge rule. */
+function mergeField(field: string, rule: MergeRule): string {
+  const f = `'${field}'`;
+  const sum = (value: string, type: string) => `coalesce(sum((${value})::${type}), 0)`;
+  const fixed = (value: string) =>
+    `json_build_object('sum', ${sum(`${value} ->> 'sum'`, "numeric")}::text, 'inexact', ${sum(`${value} ->> 'inexact'`, "int")})`;
+  switch (rule) {
+    case "format":
+      // An older format in any partial makes the whole merge fall to the exact path.
+      return `case when count(*) = 0 then ${PARTIAL_FORMAT} when count(distinct p ->> ${f}) = 1 then min((p ->> ${f})::int) else -1 end`;
+    case "count":
+      return sum(`p ->> ${f}`, "bigint");
+    case "amount":
+      return `${sum(`p ->> ${f}`, "numeric")}::text`;
+    case "min":
+    case "max":
+      return `${rule}(p ->> ${f})`;
+    case "fixed":
+      return fixed(`p -> ${f}`);
+    case "counts by month":
+      return `(select coalesce(json_object_agg(m.key, m.n), '{}') from (
+        select e.key, ${sum("e.value::text", "bigint")} as n from parts, jsonb_each(parts.p -> ${f}) e group by e.key) m)`;
+    case "fixed by month":
+      return `(select coalesce(json_object_agg(m.key, m.total), '{}') from (
+        select e.key, ${fixed("e.value")} as total from parts, jsonb_each(parts.p -> ${f}) e group by e.key) m)`;
+    case "deals":
+      return `(select coalesce(json_agg(d), '[]') from parts, jsonb_array_elements(parts.p -> ${f}) d)`;
+    case "holding":
+      return "null";
+  }
+}
+
+/** Every field of a partial by its rule: SQL written from PARTIAL_MERGE alone, with no value in it. */
+const MERGED_FIELDS = sql.raw(
+  Object.entries(PARTIAL_MERGE)
+    .map(([field, rule]) => `'${field}', ${mergeField(field, rule)}`)
+    .join(", "),
+);
+
+/**
+ * SQL: one partial, as JSON text, adding up the partials of relation `partials` (a select
+ * yielding them as the `jsonb` column `p`); what `combinePartials` (src/domain/partial.ts)
+ * takes as one partial.
+ */
+export const mergedPartial = (partials: SQL): SQL =>
+  sql`(with parts as (${partials}) select json_build_object(${MERGED_FIELDS})::text from parts)`;
+
+/**
+ * SQL: a copy of jsonb value `v` in memory. Each read of a field of a stored partial fetches and
+ * decompresses it again, so a query that reads many fields of one reads them from a copy, taken
+ * once (in a CTE the planner cannot inline, or it copies at every read).
+ */
+export const copied = (v: SQL): SQL => sql`${v} || '{}'::jsonb`;
+
+/** The fields of a partial that are maps by month. */
+const MONTHLY = Object.entries(PARTIAL_MERGE)
+  .filter(([, rule]) => rule === "counts by month" || rule === "fixed by month")
+  .map(([field]) => field);
+
+/**
+ * SQL for partial `a` without the monthly entries it shares with partial `b`: a month a change
+ * left as it was moves nothing in adjustMerge, and most of a partial is its months.
+ */
+export const apartFrom = (a: SQL, b: SQL): SQL =>
+  sql`${a} || jsonb_build_object(${sql.join(
+    MONTHLY.map(
+      (
+        f,
+      ) => sql`${sql.raw(`'${f}'`)}, (select coalesce(jsonb_object_agg(e.key, e.value), '{}') from jsonb_each(${a} -> ${sql.raw(`'${f}'`)}) e
+      where e.value is distinct from ${b} -> ${sql.raw(`'${f}'`)} -> e.key)`,
+    ),
+    sql`, `,
+  )})`;
