@@ -15,6 +15,8 @@ export interface BudgetLimits {
   pageBytes: number;
   /** A differing id range with at most this many rows is repaired row by row rather than split. */
   reconcileLeafRows: number;
+  /** The most rows one checksum statement of a reconciliation should read (src/sync/id-ranges.ts). */
+  reconcileCompareRows: number;
   /**
    * Trades loaded per metrics batch (a holding with more is loaded alone). The next batch is
    * read while one is worked on, so two are in memory: 10,000 each kept the scale benchmark's
@@ -39,6 +41,8 @@ const DEFAULT_LIMITS: BudgetLimits = {
   pageRows: 10_000,
   pageBytes: 4 * 1024 * 1024,
   reconcileLeafRows: 2_000,
+  // One checksum of the million-trade book's transactions took 3.4 s on each side (README).
+  reconcileCompareRows: 500_000,
   metricsTrades: 10_000,
   metricsCustomers: 100,
   requestTimeoutMs: 20_000,

@@ -5,8 +5,9 @@
  *
  * The approach is pt-table-checksum / data-diff's: each database sums a hash of every contract
  * column of every row, grouped by id range, so two equal ranges cost one small result row each
- * and never travel. Ranges are uuid prefixes: the whole table is first compared as 256 ranges
- * (two hex digits); a range that differs is split into 16 until it holds few rows, and a small
+ * and never travel. Ranges are uuid prefixes (src/sync/id-ranges.ts): the whole table is first
+ * compared as 256 ranges (two hex digits), in as many statements as keep each statement's rows
+ * bounded, however large the table; a range that differs is split into 16 until it holds few rows, and a small
  * differing range (a leaf) is repaired: its source rows are read and applied through the same
  * statement as delta pages (which writes only rows that really differ), and target rows in the
  * range the source does not have are removed. Random uuids spread rows evenly over prefixes.
@@ -27,25 +28,16 @@ import { addApplied, type Applied, applyPage, removeRows } from "./apply";
 import type { Budget } from "./budget";
 import { isoMicros, sourceRows } from "./cursor";
 import { effect, int, manyRows, text, textOrNull, type Statement, type SyncDatabase } from "./database";
+import { chunkDigits, FIRST_DEPTH, highest, lowest, MAX_DEPTH, MAX_UUID, prefixes, tableSizes } from "./id-ranges";
 import { holdsLease, renewLease } from "./lease";
 import type { ReconcileWork, Repaired, Trigger } from "./report";
 import { STREAMS, type Stream, type StreamName } from "./streams";
-
-const MAX_UUID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
-/** Hex digits of the first, widest comparison (256 ranges), and the deepest split (the first uuid group). */
-const FIRST_DEPTH = 2;
-const MAX_DEPTH = 8;
 
 interface Range {
   prefix: string;
   /** Rows on each side, from the comparison that found the range different. */
   rows: number;
 }
-
-const lowest = (prefix: string) => toUuid(prefix.padEnd(32, "0"));
-const highest = (prefix: string) => toUuid(prefix.padEnd(32, "f"));
-const toUuid = (hex: string) =>
-  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
 /** One row's contract columns as text, identical in both databases for identical rows. */
 function rowText(stream: Stream, updatedAt: string): SQL {
@@ -205,15 +197,17 @@ type Step = Context & { work: Reconciled };
  * budget ran out first.
  */
 export async function reconcile(ctx: Context): Promise<Reconciled | null> {
-  const [progress] = await ctx.target.run([loadProgress()]);
+  const [progress, sizes] = await ctx.target.run([loadProgress(), tableSizes()]);
   if (progress.length === 0) return null;
+  const sizeOf = new Map(sizes.map((s) => [s.stream, s.rows]));
   const work: Reconciled = { compared_ranges: 0, repaired_ranges: 0, done: false, repairs: [] };
   try {
     const progressOf = new Map(progress.map((p) => [p.stream, p]));
     for (const stream of STREAMS) {
       const p = progressOf.get(stream.name);
       if (p?.after === MAX_UUID) continue;
-      if (!(await reconcileTable({ ...ctx, work }, stream, p?.after ?? null, p?.descent ?? null))) return work;
+      const at = { after: p?.after ?? null, descent: p?.descent ?? null, rows: sizeOf.get(stream.name) ?? 0 };
+      if (!(await reconcileTable({ ...ctx, work }, stream, at))) return work;
     }
     await ctx.target.run([recordRepairs(work), completeReconciliation()]);
     work.done = true;
@@ -223,7 +217,16 @@ export async function reconcile(ctx: Context): Promise<Reconciled | null> {
   return work;
 }
 
-async function reconcileTable(ctx: Step, stream: Stream, after: string | null, descent: Range | null): Promise<boolean> {
+/** Where a table stands: compared up to `after`, stopped inside `descent`, about `rows` rows. */
+interface TableAt {
+  after: string | null;
+  descent: Range | null;
+  rows: number;
+}
+
+async function reconcileTable(ctx: Step, stream: Stream, at: TableAt): Promise<boolean> {
+  let { after } = at;
+  const { descent } = at;
   const small = (range: Range) => range.rows <= ctx.budget.limits.reconcileLeafRows || range.prefix.length >= MAX_DEPTH;
   /** Makes one differing range equal: repaired row by row when small, else split and compared again. */
   const settle = async (range: Range): Promise<boolean> => {
@@ -249,7 +252,18 @@ async function reconcileTable(ctx: Step, stream: Stream, after: string | null, d
   if (descent && (after === null || after < highest(descent.prefix))) {
     if (!(await settle(descent))) return false;
   }
-  if (!(await walk("", FIRST_DEPTH))) return false;
+  // The first comparison, in statements of bounded size; a run stopped between two of them
+  // saves how far it got, since no repair may have saved it.
+  const digits = chunkDigits(at.rows, ctx.budget.limits.reconcileCompareRows);
+  for (const chunk of prefixes(digits)) {
+    if (after !== null && highest(chunk) <= after) continue;
+    if (ctx.budget.spent) {
+      if (after !== null) await ctx.target.run([saveProgress(stream.name, after)]);
+      return false;
+    }
+    if (!(await walk(chunk, Math.max(FIRST_DEPTH, digits + 1)))) return false;
+    after = highest(chunk);
+  }
   await ctx.target.run([saveProgress(stream.name, MAX_UUID)]);
   return true;
 }

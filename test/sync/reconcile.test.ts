@@ -3,6 +3,7 @@
  * in both databases and repaired, resumably, and after a complete full run the target serves
  * exactly what the source holds.
  */
+import { chunkDigits } from "../../src/sync/id-ranges";
 import { STREAMS } from "../../src/sync/streams";
 import { describe, expect, it } from "vitest";
 import type { Book } from "../support/book";
@@ -90,6 +91,46 @@ describe("full reconciliation", () => {
       expect(complete).toBe(true);
       expect(total).toBe(repairs);
       expect(await dbs.target`select * from reconcile_progress`).toEqual([]);
+      await expectInSync(dbs);
+    },
+    HEAVY,
+  );
+
+  it(
+    "splits the first comparison of a large table into statements of bounded size, and resumes between them",
+    async () => {
+      const book = widerBook();
+      const dbs = await withSource(book);
+      await synced(dbs.env);
+      const repairs = await drift(dbs, book);
+      // The target's estimate of each table's size, as autovacuum's analyze leaves it.
+      await dbs.target.query("analyze");
+      const [{ rows }] = await dbs.target`select reltuples::int as rows from pg_class where relname = 'transactions'`;
+      // A bound under the table's size and over a sixteenth of it: one statement per hex digit.
+      const limits = { reconcileCompareRows: Math.ceil(rows / 16), reconcileLeafRows: 1, pageRows: 2 };
+      expect(chunkDigits(rows, limits.reconcileCompareRows)).toBe(1);
+
+      const before = await dbs.sourceRequests();
+      const whole = await runWith(dbs.env, limits, "full");
+      expect(whole.report).toMatchObject({ complete: true, synced_rows: repairs });
+      // The transactions' first comparison alone is 16 statements (each with its target twin).
+      expect((await dbs.sourceRequests()) - before).toBeGreaterThanOrEqual(16 + STREAMS.length);
+      await expectInSync(dbs);
+
+      // Drift again, and give every run a few steps: each resumes after the last prefix compared.
+      const [, , , silent, lost] = book.transactions;
+      await dbs.source.query("update transactions set fee = fee + 2.5 where id = $1", [silent!.id]);
+      await dbs.target.query("delete from transactions where id = $1", [lost!.id]);
+      const again = 2;
+      let total = 0;
+      let runs = 0;
+      for (let complete = false; !complete && runs < 60; runs++) {
+        const next = await runWith(dbs.env, { ...limits, stopAfterSteps: 12 }, runs === 0 ? "full" : "delta");
+        total += next.report.synced_rows;
+        complete = next.report.complete;
+      }
+      expect({ total, unfinished: await dbs.target`select * from reconcile_progress` }).toEqual({ total: again, unfinished: [] });
+      expect(runs).toBeGreaterThan(1);
       await expectInSync(dbs);
     },
     HEAVY,
