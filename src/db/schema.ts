@@ -31,7 +31,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { OpenLot } from "../domain/fifo";
+import type { OpenLot } from "../domain/lots";
 import type { HoldingPartial } from "../domain/partial";
 import type { Analytics, Stats } from "../domain/types";
 import {

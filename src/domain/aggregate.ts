@@ -1,104 +1,18 @@
 /**
  * What the metrics need from a set of trades, in a form that adds: exact integer sums, counts,
- * fixed-scale sums with their count of inexact terms (fixed.ts), and the five best and worst
- * deals with exact pnl. The aggregate of a customer is the sum of its holdings' aggregates, so
- * one holding's trades can change without the others being read again.
+ * fixed-scale sums with their count of inexact terms (fixed-sum.ts), and the five best and
+ * worst deals with exact pnl (top.ts). The aggregate of a customer is the sum of its holdings'
+ * aggregates, so one holding's trades can change without the others being read again. This
+ * file gathers a holding's walks (fifo.ts, average-cost.ts) and its transactions into one
+ * aggregate, and adds aggregates together; how an aggregate is stored and merged as a partial
+ * is partial.ts and merge.ts.
  */
 import { type AverageCost, type AverageSink, noAverageCost, walkAverageCost } from "./average-cost";
-import {
-  type DealSink,
-  type OpenLots,
-  type ParsedCredit,
-  type ParsedTrade,
-  fifoOrder,
-  inFifoOrder,
-  matchHolding,
-  sortedCredits,
-} from "./fifo";
-import { SCALE } from "./fixed";
-
-export const TOP_DEALS = 5;
-
-/** A deal in a top list: exact pnl num/den (10^-4 đồng), exact days shareDays/matched. */
-export interface TopDeal {
-  num: bigint;
-  den: bigint;
-  /**
-   * The pnl again when it is an integer below 2^53 in magnitude, so two such deals compare as
-   * doubles, exactly; NaN otherwise. Only a candidate (addDeal) may leave num/den unset then.
-   */
-  small: number;
-  shareDays: number;
-  matched: number;
-  sell_date: string;
-  stock_code: string;
-  sell_id: string;
-}
-
-/**
- * A fixed-scale sum (fixed.ts), worth (whole + small) * SCALE + scaled units of SCALE, and
- * within `inexact` units of the exact sum. Integer terms (most deals) go to `whole` unscaled,
- * and those below 2^52 in magnitude to the double `small` first (addInteger), so they cost one
- * float addition and no bigint at all.
- */
-export interface FixedSum {
-  whole: bigint;
-  /** An exact integer, |small| < 2^52. */
-  small: number;
-  scaled: bigint;
-  inexact: number;
-}
-
-export function fixedSum(): FixedSum {
-  return { whole: 0n, small: 0, scaled: 0n, inexact: 0 };
-}
-
-/** The sum in units of SCALE. */
-export function scaledTotal(s: FixedSum): bigint {
-  return (s.whole + BigInt(s.small)) * SCALE + s.scaled;
-}
-
-const HALF = 2 ** 52;
-
-/**
- * Adds the integer x (|x| < 2^53, exact) to `total`. Both |small| and an added |x| are kept below
- * 2^52, so their sum is below 2^53 and exact; a sum reaching 2^52 moves to the bigint.
- */
-export function addInteger(total: FixedSum, x: number): void {
-  if (x >= HALF || x <= -HALF) {
-    total.whole += BigInt(x);
-    return;
-  }
-  const sum = total.small + x;
-  if (sum >= HALF || sum <= -HALF) {
-    total.whole += BigInt(sum);
-    total.small = 0;
-  } else total.small = sum;
-}
-
-/** Adds the fraction num/den (den > 0) to `total`. */
-export function addFraction(total: FixedSum, num: bigint, den: bigint): void {
-  if (den === 1n) {
-    total.whole += num;
-    return;
-  }
-  const scaled = num * SCALE;
-  const q = scaled / den;
-  total.scaled += q;
-  if (q * den !== scaled) total.inexact++;
-}
-
-/** Takes back out of `total` a term addFraction added to it, exactly: the same truncated part, the same inexact count. */
-export function removeFraction(total: FixedSum, num: bigint, den: bigint): void {
-  if (den === 1n) {
-    total.whole -= num;
-    return;
-  }
-  const scaled = num * SCALE;
-  const q = scaled / den;
-  total.scaled -= q;
-  if (q * den !== scaled) total.inexact--;
-}
+import { type DealSink, matchHolding } from "./fifo";
+import { type FixedSum, addFraction, addInteger, addSum, fixedSum, removeFraction } from "./fixed-sum";
+import type { OpenLots } from "./lots";
+import { type ParsedCredit, type ParsedTrade, fifoOrder, inFifoOrder, sortedCredits } from "./parse";
+import { type TopDeal, offerTop } from "./top";
 
 /** What an aggregate and a stored partial both count. */
 export interface Counts {
@@ -177,7 +91,8 @@ export interface HoldingExtras {
  * Adds the deals of one holding's trades (any order; sorted here) to `agg`. Their transaction
  * sums are added apart (addTransactions), in input order, which reads memory in sequence. With
  * `queue`, matching continues from its open lots and leaves the new ones in it (fifo.ts). Share
- * credits take their place in the FIFO walk and in the average cost's (DESIGN §6.1).
+ * credits take their place in the FIFO walk and in the average cost's (README.md, "Corporate
+ * actions, average cost, dividends and total return").
  */
 export function addHolding(
   agg: Aggregate,
@@ -356,43 +271,6 @@ function addDeal(
   offerTop(win ? agg.topWins : agg.topLosses, candidate, win);
 }
 
-/** Inserts a copy of `deal` into `top` (kept ranked, at most TOP_DEALS long) if it ranks there. */
-export function offerTop(top: TopDeal[], deal: TopDeal, wins: boolean): void {
-  let at = top.length;
-  while (at > 0 && rank(deal, top[at - 1] as TopDeal, wins) < 0) at--;
-  if (at === TOP_DEALS) return;
-  top.splice(at, 0, Number.isNaN(deal.small) ? { ...deal } : { ...deal, num: BigInt(deal.small), den: 1n });
-  if (top.length > TOP_DEALS) top.pop();
-}
-
-/**
- * DESIGN §6: exact pnl (descending for wins, ascending for losses), then sell_date descending,
- * then stock_code; the sell's id settles what is left (two accounts), so input order never shows.
- */
-export function rank(a: TopDeal, b: TopDeal, wins: boolean): number {
-  const byPnl = comparePnl(a, b);
-  if (byPnl !== 0) return wins ? -byPnl : byPnl;
-  if (a.sell_date !== b.sell_date) return a.sell_date > b.sell_date ? -1 : 1;
-  if (a.stock_code !== b.stock_code) return a.stock_code < b.stock_code ? -1 : 1;
-  return a.sell_id < b.sell_id ? -1 : a.sell_id > b.sell_id ? 1 : 0;
-}
-
-/**
- * Exact comparison of two pnl: as doubles when both are exact integers there; otherwise
- * denominators are positive, so cross-multiplying keeps the order.
- */
-function comparePnl(a: TopDeal, b: TopDeal): number {
-  const aSmall = !Number.isNaN(a.small);
-  const bSmall = !Number.isNaN(b.small);
-  if (aSmall && bSmall) return a.small > b.small ? 1 : a.small < b.small ? -1 : 0;
-  const aNum = aSmall ? BigInt(a.small) : a.num;
-  const aDen = aSmall ? 1n : a.den;
-  const bNum = bSmall ? BigInt(b.small) : b.num;
-  const bDen = bSmall ? 1n : b.den;
-  const diff = aDen === bDen ? aNum - bNum : aNum * bDen - bNum * aDen;
-  return diff > 0n ? 1 : diff < 0n ? -1 : 0;
-}
-
 /** Adds `b` into `a`. */
 export function mergeInto(a: Aggregate, b: Aggregate): void {
   a.transactions += b.transactions;
@@ -416,11 +294,4 @@ export function mergeInto(a: Aggregate, b: Aggregate): void {
   for (const key of ["winPnl", "lossPnl", "winDays", "lossDays", "averagePnl"] as const) addSum(a[key], b[key]);
   for (const deal of b.topWins) offerTop(a.topWins, deal, true);
   for (const deal of b.topLosses) offerTop(a.topLosses, deal, false);
-}
-
-function addSum(a: FixedSum, b: FixedSum): void {
-  a.whole += b.whole;
-  addInteger(a, b.small);
-  a.scaled += b.scaled;
-  a.inexact += b.inexact;
 }

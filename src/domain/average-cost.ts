@@ -1,10 +1,11 @@
 /**
- * Realized P&L by weighted average cost (DESIGN §6.1), the figure Vietnamese brokers print
- * beside (or instead of) FIFO: per holding, in the FIFO walk's order, shares Q and cost C kept
- * exactly. A buy adds its shares and its cost with fee and tax; a share credit adds shares and
- * no cost; a sell of q shares matches m = min(q, Q) and realizes net * m / q - C * m / Q.
+ * Realized P&L by weighted average cost (README.md, "Corporate actions, average cost, dividends
+ * and total return"), the figure Vietnamese brokers print beside (or instead of) FIFO: per
+ * holding, in the FIFO walk's order, shares Q and cost C kept exactly. A buy adds its shares and
+ * its cost with fee and tax; a share credit adds shares and no cost; a sell of q shares matches
+ * m = min(q, Q) and realizes net * m / q - C * m / Q.
  */
-import { costOf, netOf, type ParsedCredit, type ParsedTrade } from "./fifo";
+import { costOf, netOf, type ParsedCredit, type ParsedTrade } from "./parse";
 import { gcd } from "./units";
 
 /** Where a holding's average cost stands: `shares` and a cost of num / den (10^-4 đồng, den > 0). */

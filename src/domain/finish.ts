@@ -11,11 +11,13 @@
  * stay JS numbers: both are below 10^15 units of their last place, so the double's shortest
  * text is exactly their decimal, without exponent.
  */
-import { type Aggregate, type FixedSum, type TopDeal, scaledTotal } from "./aggregate";
+import type { Aggregate } from "./aggregate";
 import { type DividendSums, NO_DIVIDENDS } from "./dividends";
 import { Decimal } from "./decimal";
 import type { ExactSums, Fraction } from "./exact";
 import { SCALE, decide, decideRatio } from "./fixed";
+import { type FixedSum, scaledTotal } from "./fixed-sum";
+import type { TopDeal } from "./top";
 import type { CustomerMetrics, Deal } from "./types";
 import { decideReturnPart, returnPartExact } from "./total-return";
 import { roundDiv, toNumber } from "./units";

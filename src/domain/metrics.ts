@@ -1,20 +1,22 @@
 /**
- * Stats and analytics for one customer's transactions in all accounts (DESIGN §6), exact:
- * every figure is the exact rational the rules define, rounded once at output.
+ * Stats and analytics for one customer's transactions in all accounts (README.md, "Realized P&L
+ * and analytics"), exact: every figure is the exact rational the rules define, rounded once at
+ * output.
  */
 import { addHolding, addTransactions, emptyAggregate } from "./aggregate";
 import { type DividendInput, type DividendSums, sumDividends } from "./dividends";
 import { exactCollector } from "./exact";
-import { type ParsedCredit, type ParsedTrade, parseCredit, parseTrade } from "./fifo";
 import { finish } from "./finish";
+import { type ParsedCredit, type ParsedTrade, parseCredit, parseTrade } from "./parse";
 import type { CreditInput, CustomerMetrics, TradeInput } from "./types";
 
 /**
- * The holdings are added into one aggregate, as their partials would merge (partial.ts). In the
+ * The holdings are added into one aggregate, as their partials would merge (merge.ts). In the
  * rare case a figure lies within the fixed scale's error of a rounding boundary, the book is
  * matched again collecting every deal, and those figures are summed exactly (exact.ts).
- * `credits` are the customer's share credits (DESIGN §6.1), in any order; a credit to a holding
- * with no trades changes no figure. `dividends` are its cash dividends, or their sums.
+ * `credits` are the customer's share credits (README.md, "Corporate actions, average cost,
+ * dividends and total return"), in any order; a credit to a holding with no trades changes no
+ * figure. `dividends` are its cash dividends, or their sums.
  */
 export function computeMetrics(
   trades: readonly TradeInput[],

@@ -1,5 +1,5 @@
 /**
- * The domain's merge rules (PARTIAL_MERGE in src/domain/partial.ts) in their second form: SQL
+ * The domain's merge rules (PARTIAL_MERGE in src/domain/merge.ts) in their second form: SQL
  * that adds partials up where they are stored, so a customer merged again sends one partial to
  * the Worker, not one per holding (src/sync/customers.ts). Both forms must agree:
  * test/sync/merge-sql.test.ts runs them on the same partials. A field added to PARTIAL_MERGE

@@ -396,10 +396,16 @@ describe("the customer's page in Chromium", () => {
     const before = await stack.targetRequests();
     const miss = await fetch(path);
     await miss.text();
-    expect({ cache: miss.headers.get("X-Cache"), trips: (await stack.targetRequests()) - before }).toEqual({ cache: "MISS", trips: 1 });
+    expect({ cache: miss.headers.get("X-Cache"), trips: (await stack.targetRequests()) - before }).toEqual({
+      cache: "MISS",
+      trips: 1,
+    });
     const again = await stack.targetRequests();
     const hit = await fetch(path);
     await hit.text();
-    expect({ cache: hit.headers.get("X-Cache"), trips: (await stack.targetRequests()) - again }).toEqual({ cache: "HIT", trips: 0 });
+    expect({ cache: hit.headers.get("X-Cache"), trips: (await stack.targetRequests()) - again }).toEqual({
+      cache: "HIT",
+      trips: 0,
+    });
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type TradeInput, computeMetrics, matchHolding, parseTrade } from "../../src/domain";
-import { fifoOrder } from "../../src/domain/fifo";
+import { fifoOrder } from "../../src/domain/parse";
 import { groupByHolding } from "../../src/domain/metrics";
 import { ACCOUNT_A, ACCOUNT_B, tradeFactory } from "./trades";
 
