@@ -22,14 +22,14 @@ function Kind(props: {
   const { list } = props;
   if (list.data.length === 0) {
     return (
-      <div>
+      <>
         <h3>{props.caption}</h3>
         <p>{props.empty}</p>
-      </div>
+      </>
     );
   }
   return (
-    <div>
+    <>
       <DataTable
         label={props.caption}
         id={props.id}
@@ -41,7 +41,7 @@ function Kind(props: {
       {list.total > list.data.length ? (
         <p data-total={String(list.total)}>{t.latestOf(f.count(list.data.length), f.count(list.total))}</p>
       ) : null}
-    </div>
+    </>
   );
 }
 
@@ -56,7 +56,7 @@ export function Received(props: { received: ReceivedLists }) {
       {dividends.total + credits.total === 0 ? (
         <p>{t.receivedNothing}</p>
       ) : (
-        <div class="deals">
+        <>
           <Kind
             id="cash_dividends"
             caption={t.cashDividends}
@@ -80,7 +80,7 @@ export function Received(props: { received: ReceivedLists }) {
             list={credits}
             columns={[exDate, stock, account, { head: t.sharesCredited, num: true, cell: (a) => <Count value={a.quantity} /> }]}
           />
-        </div>
+        </>
       )}
     </Section>
   );
