@@ -13,7 +13,7 @@ import { type Lang, MESSAGES } from "./i18n";
  */
 export interface Format {
   money(value: Decimal): string;
-  /** A close per share: up to the 4 decimals the back office stores. */
+  /** An amount as stored, unrounded (a close per share, a dividend): up to the 4 decimals the back office keeps. */
   price(value: Decimal): string;
   /** Short, for chart axes: "1,2 Tr ₫". */
   compactMoney(value: number): string;

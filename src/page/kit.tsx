@@ -10,12 +10,16 @@ import { useView } from "./view";
 
 const tone = (value: Decimal) => (value.sign() > 0 ? "gain" : value.sign() < 0 ? "loss" : undefined);
 
-/** An amount: its exact text in value (as the API writes it), the locale's in the text. */
-export function Money(props: { value: Decimal; signed?: boolean }) {
+/**
+ * An amount: its exact text in value (as the API writes it), the locale's in the text. `stored`
+ * for one the API serves as stored, unrounded (a dividend's amounts): its text keeps all of the
+ * 4 decimals the back office keeps, so it shows the API's digits, not a rounding of them.
+ */
+export function Money(props: { value: Decimal; signed?: boolean; stored?: boolean }) {
   const { f } = useView();
   return (
     <data value={props.value.text} class={props.signed ? tone(props.value) : undefined}>
-      {f.money(props.value)}
+      {props.stored ? f.price(props.value) : f.money(props.value)}
     </data>
   );
 }

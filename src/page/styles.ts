@@ -39,6 +39,7 @@ figcaption{font-weight:600;margin-bottom:.25rem}
 details{margin:.5rem 0}
 summary{cursor:pointer;color:var(--accent)}
 .scroll{overflow-x:auto;border:1px solid var(--line);border-radius:.5rem}
+.scroll+.scroll{margin-top:1rem}
 table{border-collapse:collapse;width:100%;font-size:.95rem}
 caption{text-align:left;font-weight:600;padding:.5rem .75rem}
 th,td{padding:.45rem .75rem;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}

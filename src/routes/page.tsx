@@ -1,7 +1,8 @@
 /**
  * GET /c/:slug: the customer's portfolio page, for a person rather than a program. It is the
- * aggregate and one page of trade history, read in one batch by the API's own queries
- * (src/db/queries/customer-page.ts), rendered on the server with hono/jsx: no script, no other origin.
+ * aggregate, the latest dividends and share credits, and one page of trade history, read in one
+ * batch by the API's own queries (src/db/queries/customer-page.ts), rendered on the server with
+ * hono/jsx: no script, no other origin.
  * It lives under the same per-customer cache scope as the API (src/cache), so a sync that
  * changes the customer makes the page fresh too.
  */
@@ -12,7 +13,7 @@ import { languageDetector } from "hono/language";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { cached, forValuedCustomer, type Resource, resourceKey } from "../cache";
 import type { AppEnv } from "../context";
-import { type Aggregate, findAggregate, findCustomerPage } from "../db/queries";
+import { findCustomerPage } from "../db/queries";
 import { onError } from "../error-handler";
 import { AppError } from "../errors";
 import { CustomerPage } from "../page/customer-page";
@@ -146,24 +147,20 @@ export const page = new Hono<AppEnv>()
 
       // Invalid filters still show the customer, with the message where the history would be;
       // one round trip either way.
-      let state: HistoryState;
-      let aggregate: Aggregate | undefined;
-      if (filters.success) {
-        const found = await findCustomerPage(db, slug, filters.query);
-        aggregate = found?.aggregate;
-        if (found) state = { kind: "page", query: filters.query, page: found.history };
-      } else {
-        aggregate = await findAggregate(db, slug);
-        state = { kind: "invalid", issues: filters.issues, values: filters.values };
-      }
-      if (!aggregate) return c.html(await problemPage(lang, raw, url, { status: 404 }), 404);
+      const found = await findCustomerPage(db, slug, filters.success ? filters.query : undefined);
+      if (!found) return c.html(await problemPage(lang, raw, url, { status: 404 }), 404);
+      const { aggregate, received, history } = found;
+      // A valid query always reads its history page (src/db/queries/customer-page.ts).
+      const state: HistoryState = filters.success
+        ? { kind: "page", query: filters.query, page: history! }
+        : { kind: "invalid", issues: filters.issues, values: filters.values };
 
       const view = viewFor(lang, aggregate.customer.slug);
       const body = await render(
         view,
         view.t.title(aggregate.customer.name),
         <PageHeader aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
-        <CustomerPage aggregate={aggregate} history={state!} />,
+        <CustomerPage aggregate={aggregate} received={received} history={state} />,
       );
       return c.html(body, filters.success ? 200 : 400);
     }),

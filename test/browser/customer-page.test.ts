@@ -1,6 +1,7 @@
 /**
  * The customer's page in a real browser (headless Chromium) against `wrangler dev`, with a known
- * book synced from the source: the page's figures are the API's for the same slug, the filter
+ * book synced from the source: the page's figures are the API's for the same slug (what the
+ * accounts received equals the corporate-actions list for each type), the filter
  * form and the page links work by clicking, both languages, no accessibility violation found
  * by axe-core, nothing fetched from another origin, and screenshots at 390 and 1280 px under
  * test-results/ for a person to look at.
@@ -279,6 +280,63 @@ describe("the customer's page in Chromium", () => {
         ["count", String(stats.dividends.count), String(stats.dividends.count)],
       ]);
       await expect(page.locator('section[aria-labelledby="returns"] > p').textContent()).resolves.toMatch(line);
+      await page.context().close();
+    }
+  });
+
+  it("lists what the accounts received as the API's corporate-actions lists, in both languages", async () => {
+    for (const locale of ["vi-VN", "en-GB"] as const) {
+      const page = await openPage(`/c/${slug}${locale === "en-GB" ? "?lang=en" : ""}`, { locale });
+      // A dividend's amounts are served as stored, up to 4 decimals, and shown with all of them.
+      const amount = new Intl.NumberFormat(locale, { style: "currency", currency: "VND", maximumFractionDigits: 4 });
+      const dates = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+      const day = (iso: string) =>
+        locale === "vi-VN" ? iso.split("-").reverse().join("/") : dates.format(new Date(`${iso}T00:00:00Z`));
+      const account = (a: any) => `${a.account.broker.code} · ${a.account.account_no}`;
+      const kinds = [
+        {
+          type: "cash_dividend",
+          table: "cash_dividends",
+          values: (a: any) => [
+            a.ex_date,
+            a.pay_date,
+            String(a.quantity),
+            String(a.gross_amount),
+            String(a.tax),
+            String(a.net_amount),
+          ],
+          texts: (a: any) => [
+            day(a.ex_date),
+            day(a.pay_date),
+            a.stock_code,
+            account(a),
+            String(a.quantity),
+            amount.format(a.gross_amount),
+            amount.format(a.tax),
+            amount.format(a.net_amount),
+          ],
+        },
+        {
+          type: "share_dividend",
+          table: "share_credits",
+          values: (a: any) => [a.ex_date, String(a.quantity)],
+          texts: (a: any) => [day(a.ex_date), a.stock_code, account(a), String(a.quantity)],
+        },
+      ];
+      for (const kind of kinds) {
+        const list = await api(`/api/corporate-actions/${slug}?type=${kind.type}`);
+        expect(list.length).toBeGreaterThan(0);
+        const body = `table[data-table="${kind.table}"] tbody tr`;
+        const ids = await page.$$eval(body, (trs) => trs.map((tr) => tr.getAttribute("data-id")));
+        expect({ locale, type: kind.type, ids }).toEqual({ locale, type: kind.type, ids: list.map((a: any) => a.id) });
+        expect(await rows(page, kind.table)).toEqual(list.map(kind.values));
+        const texts = await page.$$eval(body, (trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
+        expect(texts).toEqual(list.map(kind.texts));
+      }
+      // Apart from the trade history: no action's id is among its rows.
+      const listed = await api(`/api/corporate-actions/${slug}`);
+      const history = await historyIds(page);
+      expect(listed.filter((a: any) => history.includes(a.id))).toEqual([]);
       await page.context().close();
     }
   });

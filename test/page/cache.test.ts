@@ -1,12 +1,13 @@
 /**
  * The customer's page in the edge cache: the API's cache, keys and invalidation. A miss costs one
  * database round trip and a hit none, as for the API (test/cache/hits.test.ts); a sync that
- * changes the customer makes the page fresh.
+ * changes the customer (a trade, a dividend or a share credit) makes the page fresh.
  */
 import { describe, expect, it } from "vitest";
 import { addTrade, Book, investorBook, writeSource } from "../support/book";
 import { cachedClient, withInvestor } from "../cache/helpers";
-import { figure, historyIds, tableRows } from "./html";
+import { changeSource, softDelete } from "../sync/helpers";
+import { figure, historyIds, rowIds, tableRows } from "./html";
 
 describe("the customer's page in the edge cache", () => {
   it("is a MISS with one round trip, then a HIT with none, the same body and the page's own headers", async () => {
@@ -94,6 +95,49 @@ describe("the customer's page in the edge cache", () => {
     expect(tableRows(before.text, "monthly_trade_counts").flat()).toEqual(["1", "1", "1"]);
     expect(tableRows(after.text, "monthly_trade_counts").flat()).toEqual(["1", "1", "1", "0", "1"]);
     expect(await client.counted(api)).toMatchObject({ cache: "MISS", trips: 1 });
+    expect(await client.counted(page)).toMatchObject({ cache: "HIT", trips: 0 });
+  });
+
+  it("is fresh after a sync that changes what the accounts received", async () => {
+    const client = await cachedClient();
+    const investor = investorBook();
+    const dividend = investor.book.corporateAction({
+      account_id: investor.accounts.ssi.id,
+      type: "cash_dividend",
+      ex_date: "2024-05-10",
+      pay_date: "2024-06-01",
+      quantity: 100,
+      gross_amount: "200000",
+      tax: "10000",
+    });
+    const credit = investor.book.corporateAction({
+      account_id: investor.accounts.vnd.id,
+      stock_code: "HPG",
+      isin_code: "VN000000HPG4",
+      type: "share_dividend",
+      ex_date: "2024-04-01",
+      quantity: 30,
+    });
+    await writeSource(client.dbs.source, investor.book);
+    await client.sync();
+    const page = `/c/${investor.slug}`;
+    const before = await client.counted(page);
+    expect(before).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    expect(tableRows(before.text, "cash_dividends")).toEqual([["2024-05-10", "2024-06-01", "100", "200000", "10000", "190000"]]);
+    expect(rowIds(before.text, "share_credits")).toEqual([credit.id]);
+    expect(await client.counted(page)).toMatchObject({ cache: "HIT", trips: 0 });
+
+    await changeSource(client.dbs.source, "corporate_actions", dividend.id, { gross_amount: "300000.5", tax: "15000.025" });
+    await softDelete(client.dbs.source, "corporate_actions", credit.id);
+    expect(await client.sync()).toMatchObject({ synced_rows: 2, changed_customers: 1 });
+
+    const after = await client.counted(page);
+    expect(after).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    expect(tableRows(after.text, "cash_dividends")).toEqual([
+      ["2024-05-10", "2024-06-01", "100", "300000.5", "15000.025", "285000.475"],
+    ]);
+    expect(rowIds(after.text, "share_credits")).toEqual([]);
+    expect(after.text).toContain("<p>Chưa nhận thêm cổ phiếu nào.</p>");
     expect(await client.counted(page)).toMatchObject({ cache: "HIT", trips: 0 });
   });
 

@@ -47,3 +47,26 @@ export function figurePart(html: string, name: string, part: string): { value: s
   if (!match) throw new Error(`no part ${part} of figure ${name}`);
   return { value: match[1]!, text: match[2]! };
 }
+
+/** The text a person reads in each cell of the body rows of the table marked data-table=`name`. */
+export function tableTexts(html: string, name: string): string[][] {
+  const table = new RegExp(`<table data-table="${name}">([\\s\\S]*?)</table>`).exec(html)?.[1];
+  if (table === undefined) return [];
+  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)?.[1] ?? "";
+  return [...body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map(([, row]) =>
+    [...row!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map(([, cell]) => cell!.replace(/<[^>]+>/g, "")),
+  );
+}
+
+/** Ids (data-id) of the rows of the table marked data-table=`name`, in order. */
+export const rowIds = (html: string, name: string) =>
+  [
+    ...(new RegExp(`<table data-table="${name}">([\\s\\S]*?)</table>`).exec(html)?.[1] ?? "").matchAll(/<tr data-id="([^"]+)"/g),
+  ].map((m) => m[1]);
+
+/** The section with this heading id, from its opening tag to its end. */
+export function section(html: string, id: string): string {
+  const match = new RegExp(`<section aria-labelledby="${id}">[\\s\\S]*?</section>`).exec(html);
+  if (!match) throw new Error(`no section ${id}`);
+  return match[0];
+}

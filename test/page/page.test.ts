@@ -35,6 +35,7 @@ describe("GET /c/:slug", () => {
       'id="trades-chart-heading"',
       'id="holdings"',
       'id="top-deals"',
+      'id="received"',
       'id="history"',
     ];
     const positions = order.map((marker) => html.indexOf(marker));

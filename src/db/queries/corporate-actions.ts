@@ -28,6 +28,20 @@ export async function findCorporateActions(
   slug: Lookup,
   query: CorporateActionFilters,
 ): Promise<CorporateActionList | undefined> {
+  return corporateActionsOf((await corporateActionsQuery(db, slug, query)).rows);
+}
+
+/** The list of corporateActionsQuery's rows, money read with every digit; undefined without a row. */
+export function corporateActionsOf(rows: readonly ActionsRow[]): CorporateActionList | undefined {
+  const row = rows[0];
+  return row && { total: row.total, data: decodeExact(CorporateActionPage.shape.data, row.data) };
+}
+
+/**
+ * The statement of findCorporateActions, not yet sent, so it can travel in a batch (the
+ * customer's page, src/db/queries/customer-page.ts); its one row is the page.
+ */
+export function corporateActionsQuery(db: Db, slug: Lookup, query: CorporateActionFilters) {
   const matching = and(
     live(corporateActions),
     servedAccountOfCustomer,
@@ -43,7 +57,7 @@ export async function findCorporateActions(
     join ${brokers} on ${brokers.id} = ${accounts.brokerId}
     where ${matching}`;
 
-  const { rows } = await db.execute<ActionsRow>(sql`
+  return db.execute<ActionsRow>(sql`
     select
       (select count(*)::int ${served}) as total,
       coalesce((
@@ -57,6 +71,4 @@ export async function findCorporateActions(
       ), '[]'::json) as data
     from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
     where ${customers.slug} = ${slug} and ${live(customers)}`);
-  const row = rows[0];
-  return row && { total: row.total, data: decodeExact(CorporateActionPage.shape.data, row.data) };
 }

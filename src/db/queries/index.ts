@@ -2,6 +2,6 @@
 export { listBrokers } from "./brokers";
 export { type Aggregate, findAggregate, findAnalytics, findCustomer, findPortfolio, findStats } from "./customer";
 export { type HistoryOwner, type HistoryPage, findHistory } from "./history";
-export { type CustomerPage, findCustomerPage } from "./customer-page";
+export { type CustomerPage, type Received, RECEIVED_SHOWN, findCustomerPage } from "./customer-page";
 export type * from "./types";
 export { type CorporateActionList, findCorporateActions } from "./corporate-actions";
