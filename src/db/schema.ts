@@ -2,7 +2,7 @@
  * The serving (target) database: what the public API reads and the sync writes.
  *
  * The data tables mirror every source row (src/db/source.ts), soft-deleted ones included,
- * with three columns of their own (DESIGN §7):
+ * with three columns of their own (README.md "The sync"):
  * - `deleted_at`, the source's tombstone: a soft delete hides a row without losing it, so
  *   restoring it in the source (its owned rows unchanged) serves everything again;
  * - `rejected`, why the sync set the row aside (a row no ledger can hold), null when accepted;
@@ -113,7 +113,7 @@ export const transactions = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Closing prices and what values the holdings (DESIGN §6.1).
+// Closing prices and what values the holdings (README.md "Valuation").
 
 /**
  * Every source close, tombstones and rejected rows included, like the other mirrored tables. No
@@ -145,7 +145,7 @@ export const pricesPending = pgTable("prices_pending", {
 });
 
 /**
- * What each account received (DESIGN §6.1): cash dividends and share credits. Listed by account,
+ * What each account received (README.md "Corporate actions, average cost, dividends and total return"): cash dividends and share credits. Listed by account,
  * newest ex_date first; a holding's share credits, in FIFO order, feed its metrics.
  */
 export const corporateActions = pgTable(
@@ -166,7 +166,7 @@ export const corporateActions = pgTable(
  */
 export const customerMetrics = pgTable("customer_metrics", {
   customerId: uuid("customer_id").primaryKey(),
-  // json, not jsonb: it keeps the fields in the order the spec lists them.
+  // json, not jsonb: it keeps the fields in the order src/schemas/resources.ts lists them.
   stats: json("stats").$type<Stats>().notNull(),
   analytics: json("analytics").$type<Analytics>().notNull(),
   computedAt: instant("computed_at").notNull().defaultNow(),

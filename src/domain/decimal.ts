@@ -1,5 +1,5 @@
 /**
- * Decimal: a number the API writes with the exact decimal digits of its value (DESIGN §5).
+ * Decimal: a number the API writes with the exact decimal digits of its value (README.md "Endpoints").
  *
  * Every money figure the service serves is a Decimal: prices and amounts read from numeric(20,4)
  * columns, and the figures the domain rounds from exact rationals. A JSON number is text, and a

@@ -1,7 +1,7 @@
 /**
  * The shapes the P&L engine takes and returns. Inputs carry money as decimal strings, exactly
  * as Postgres `numeric` arrives over the wire, so nothing is rounded through a float on the
- * way in; outputs are the spec's Stats and Analytics, money (and the profit factor) as Decimals,
+ * way in; outputs are the Stats and Analytics of src/schemas/resources.ts, money (and the profit factor) as Decimals,
  * which the API writes with every digit (decimal.ts).
  */
 import type { Decimal } from "./decimal";
@@ -20,7 +20,7 @@ export interface TradeInput {
 }
 
 /**
- * A share credit (DESIGN §6.1: stock dividend, bonus shares, split): `quantity` shares received
+ * A share credit (README.md "Corporate actions, average cost, dividends and total return": stock dividend, bonus shares, split): `quantity` shares received
  * without payment by one account in one stock, from `ex_date`. A row of the target
  * `corporate_actions` table of type `share_dividend`.
  */
@@ -39,16 +39,16 @@ export interface Stats {
   total_sell_fee: Decimal;
   total_tax: Decimal;
   realized_pnl: Decimal;
-  /** Realized P&L by moving average cost per holding, as Vietnamese brokers print it (DESIGN §6.1). */
+  /** Realized P&L by moving average cost per holding, as Vietnamese brokers print it (README.md "Corporate actions, average cost, dividends and total return"). */
   realized_pnl_average_cost: Decimal;
   transaction_count: number;
   date_range: { from: string | null; to: string | null };
-  /** Cash dividends received (DESIGN §6.1): income, in no trading figure. net = gross - tax. */
+  /** Cash dividends received (README.md "Corporate actions, average cost, dividends and total return"): income, in no trading figure. net = gross - tax. */
   dividends: { count: number; gross: Decimal; tax: Decimal; net: Decimal };
   /**
    * As stored: realized_pnl_average_cost + dividends.net as the part of total-return.ts (up to
    * 5 places, not rounded to 2). Served as that part plus the valuation's exact unrealized P&L,
-   * rounded once (src/db/queries/valuation.ts, DESIGN §6.1).
+   * rounded once (src/db/queries/valuation.ts, README.md "Valuation").
    */
   total_return: Decimal;
 }

@@ -51,7 +51,7 @@ export const MESSAGES = {
     avgCost: "Giá vốn bình quân",
     totalCost: "Tổng giá vốn",
     allocation: "Tỷ trọng theo giá trị thị trường",
-    // Valuation at the latest closes (DESIGN §6.1).
+    // Valuation at the latest closes (README.md "Valuation").
     valuation: "Giá trị danh mục",
     marketValue: "Giá trị thị trường",
     unrealizedPnl: "Lãi/lỗ chưa thực hiện",

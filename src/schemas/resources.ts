@@ -1,5 +1,5 @@
 /**
- * The resources the API returns (spec §2). These schemas are the contract in three forms: the
+ * The resources the API returns (README.md "Endpoints"). These schemas are the contract in three forms: the
  * TypeScript types the handlers and queries use, the OpenAPI components, and the checks the
  * tests run on every response. Objects are strict, so a field the contract does not name is
  * caught by those checks and `additionalProperties: false` in the document says so too.
@@ -63,7 +63,7 @@ export const AccountRef = z
   .openapi("AccountRef") satisfies z.ZodType<Read.AccountRef>;
 
 // ---------------------------------------------------------------------------------------------
-// Valuation at the latest closes (DESIGN §6.1): declared once here, used by Holding and Stats.
+// Valuation at the latest closes (README.md "Valuation"): declared once here, used by Holding and Stats.
 
 const UNPRICED = "null when the stock has no close";
 

@@ -1,5 +1,5 @@
 /**
- * What an operator needs to see (GET /api/sync/status, DESIGN §7): the last runs and how they
+ * What an operator needs to see (GET /api/sync/status, README.md "The sync"): the last runs and how they
  * ended (a run still "running" whose lease has expired died), each stream's lag, the
  * reconciliation (its schedule, one under way, the last complete one and whether one is
  * overdue), held rows and rejected rows with their reasons and ages. One target transaction,

@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-it("keeps each database's data when more are used than stay open", { timeout: 120_000 }, async () => {
+it("keeps each database's data when more are used than stay open", { timeout: 180_000 }, async () => {
   const names = ["investments_treopen1", "investments_treopen2", "investments_treopen3"];
   for (const name of names) {
     const sql = createSql(server.connectionString(name));

@@ -78,7 +78,7 @@ export interface Transaction {
   account: AccountRef;
 }
 
-/** What one account received (DESIGN §6.1): a cash dividend or a share credit. */
+/** What one account received (README.md "Corporate actions, average cost, dividends and total return"): a cash dividend or a share credit. */
 export interface CorporateAction {
   id: string;
   type: "cash_dividend" | "share_dividend";
@@ -110,7 +110,7 @@ export interface HistoryFilters {
   end_date?: string;
 }
 
-/** What the customer's served holdings are worth at their stocks' latest closes (DESIGN §6.1). */
+/** What the customer's served holdings are worth at their stocks' latest closes (README.md "Valuation"). */
 export interface Valuation {
   as_of: string | null;
   cost: Decimal;
