@@ -61,15 +61,20 @@ export interface ScaleResult {
   generateMs: number;
   initial: Chain;
   initialFloor: Timed;
-  day: TradingDay;
-  dayChain: Chain;
-  dayFloor: Timed;
-  /** From the trading day's commit until the run that reported complete returned. */
-  lagMs: number;
-  priceDay: PriceDay & { chain: Chain; floor: Timed; lagMs: number };
-  season: DividendSeason & { chain: Chain; floor: Timed; lagMs: number };
+  day: Synced<TradingDay>;
+  priceDay: Synced<PriceDay>;
+  season: Synced<DividendSeason>;
   served: { trades: number; metricsAfterCommit: number; dayCustomers: number; pending: number };
 }
+
+/** A change committed in the source, then synced by chained runs and copied over dblink. */
+type Synced<T> = T & {
+  chain: Chain;
+  floor: Timed;
+  /** From the commit until the run that reported complete returned. */
+  lagMs: number;
+  committedAt: Date;
+};
 
 export function scaleOptions(argv: string[]): ScaleOptions {
   const { values } = parseArgs({
@@ -147,14 +152,18 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
       log("initial floor: dblink copy");
       const initialFloor = await dblinkCopy(floor, sourceDb, null);
 
-      const since = await clock();
-      const day = await applyTradingDay(source);
-      const committed = performance.now();
-      const committedAt = new Date();
-      log(`trading day committed: ${JSON.stringify(day)}`);
-      const dayChain = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
-      const lagMs = performance.now() - committed;
-      const dayFloor = await dblinkCopy(floor, sourceDb, since);
+      /** A change committed by `apply`, synced by chained runs, then copied over dblink: its floor. */
+      const afterCommit = async <T>(name: string, apply: () => Promise<T>): Promise<Synced<T>> => {
+        const from = await clock();
+        const what = await apply();
+        const at = performance.now();
+        const committedAt = new Date();
+        log(`${name} committed: ${JSON.stringify(what)}`);
+        const chain = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
+        const lagMs = performance.now() - at;
+        return { ...what, chain, lagMs, committedAt, floor: await dblinkCopy(floor, sourceDb, from) };
+      };
+      const day = await afterCommit("trading day", () => applyTradingDay(source));
 
       // Served: the day's trades are in the target under their customer, nothing waits, the
       // touched customers' stored metrics were written after the commit.
@@ -165,19 +174,9 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
               and m.customer_id in (select customer_id from transactions where trade_date = $1))::int as metrics_after_commit,
            (select count(distinct customer_id) from transactions where trade_date = $1)::int as day_customers,
            ((select count(*) from holdings_pending) + (select count(*) from metrics_pending))::int as pending`,
-        [day.date, committedAt.toISOString()],
+        [day.date, day.committedAt.toISOString()],
       );
 
-      /** A change committed by `apply`, synced by chained runs, then copied over dblink. */
-      const afterCommit = async <T>(name: string, apply: () => Promise<T>) => {
-        const from = await clock();
-        const what = await apply();
-        const at = performance.now();
-        log(`${name} committed: ${JSON.stringify(what)}`);
-        const chain = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
-        const lag = performance.now() - at;
-        return { ...what, chain, lagMs: lag, floor: await dblinkCopy(floor, sourceDb, from) };
-      };
       const priceDay = await afterCommit("price day", () => applyPriceDay(source, priceDayCodes(1000, UNPRICED_TICKER)));
       const season = await afterCommit("dividend season", () => applyDividendSeason(source));
       return {
@@ -188,9 +187,6 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
         initial,
         initialFloor,
         day,
-        dayChain,
-        dayFloor,
-        lagMs,
         priceDay,
         season,
         served: {
@@ -222,7 +218,7 @@ export function printScaleTable(r: ScaleResult): string {
     return `| ${name} | ${n(c.rows)} | ${c.runs.length} | ${seconds(c.ms)} | ${seconds(c.metricsMs)} | ${seconds(floor.ms)} | ${(c.ms / floor.ms).toFixed(1)} | ${seconds(Math.max(...c.runs.map((x) => x.report.duration_ms)))} | ${mb(h[Math.floor(h.length / 2)]!)} | ${mb(h.at(-1)!)} | ${extra} |`;
   };
   const d = r.day;
-  const all = [...r.initial.runs, ...r.dayChain.runs, ...r.priceDay.chain.runs, ...r.season.chain.runs];
+  const all = [...r.initial.runs, ...r.day.chain.runs, ...r.priceDay.chain.runs, ...r.season.chain.runs];
   const lines = [
     `Scale: ${n(r.generatedTrades)} trades (${n(r.customers)} customers × ${n(r.options.tradesPerCustomer)}), generated in PostgreSQL in ${seconds(r.generateMs)} s, stamped ${r.options.fresh ? "now (--fresh)" : "a day ago"}; runSync in Node (not workerd) over the HTTP driver + local database server (its own process) on PostgreSQL, chained: each run has the default 25 s budget and the next starts as soon as it returns.`,
     `Trading day: ${n(d.appended)} trades appended on ${d.date} for ${n(d.customers)} customers, ${n(d.holdings)} positions moved, ${n(d.edited)} older trades edited, ${n(d.deleted)} soft-deleted.`,
@@ -234,7 +230,7 @@ export function printScaleTable(r: ScaleResult): string {
     "| phase | rows written | runs | total s | of which metrics s | floor s | total ÷ floor | longest run s | median run's peak heap MB | largest peak heap MB | source-to-served lag |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     row("initial sync", r.initial, r.initialFloor, ""),
-    row("trading day", r.dayChain, r.dayFloor, `${seconds(r.lagMs)} s from commit to complete`),
+    row("trading day", r.day.chain, r.day.floor, `${seconds(r.day.lagMs)} s from commit to complete`),
     row("price day", r.priceDay.chain, r.priceDay.floor, `${seconds(r.priceDay.lagMs)} s from commit to complete`),
     row("dividend season", r.season.chain, r.season.floor, `${seconds(r.season.lagMs)} s from commit to complete`),
     "",
