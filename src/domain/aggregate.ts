@@ -7,9 +7,9 @@
  * aggregate, and adds aggregates together; how an aggregate is stored and merged as a partial
  * is partial.ts and merge.ts.
  */
-import { type AverageCost, type AverageSink, noAverageCost, walkAverageCost } from "./average-cost";
+import { type AverageCost, noAverageCost, walkAverageCost } from "./average-cost";
 import { type DealSink, matchHolding } from "./fifo";
-import { type FixedSum, addFraction, addInteger, addSum, fixedSum, removeFraction } from "./fixed-sum";
+import { type FixedSum, addFraction, addInteger, addScaled, addSum, fixedSum } from "./fixed-sum";
 import type { OpenLots } from "./lots";
 import { type ParsedCredit, type ParsedTrade, fifoOrder, inFifoOrder, sortedCredits } from "./parse";
 import { type TopDeal, offerTop } from "./top";
@@ -83,8 +83,6 @@ export interface HoldingExtras {
   credits?: readonly ParsedCredit[];
   /** Where its average cost stands before these trades (changed in place); a fresh one when absent. */
   average?: AverageCost;
-  /** Receives each sell's average-cost figure too (the exact fallback, exact.ts). */
-  onAverage?: AverageSink;
 }
 
 /**
@@ -104,32 +102,14 @@ export function addHolding(
   // Trades mostly arrive in date order already; checking is a plain pass, sorting is not.
   if (!inFifoOrder(holding)) holding.sort(fifoOrder);
   const credits = sortedCredits(extras.credits ?? []);
-  const onAverage = extras.onAverage;
   const average = extras.average ?? noAverageCost();
   // The walk's figure is its parts plus the cost at its end less the cost at its start
   // (average-cost.ts). A walk that continues a stored partial starts from the cost that partial
-  // ended with and added: that term is taken back out exactly, so a continued sum is the very
-  // sum a walk over the whole history makes.
-  const start = { num: average.num, den: average.den };
-  if (start.num !== 0n) {
-    removeFraction(agg.averagePnl, start.num, start.den);
-    onAverage?.(-start.num, start.den);
-  }
-  walkAverageCost(
-    holding,
-    credits,
-    average,
-    onAverage
-      ? (num, den) => {
-          addFraction(agg.averagePnl, num, den);
-          onAverage(num, den);
-        }
-      : (num, den) => addFraction(agg.averagePnl, num, den),
-  );
-  if (average.num !== 0n) {
-    addFraction(agg.averagePnl, average.num, average.den);
-    onAverage?.(average.num, average.den);
-  }
+  // ended with and added: that term, and its error bound, are taken back out exactly, so a
+  // continued sum is the very sum a walk over the whole history makes.
+  addScaled(agg.averagePnl, -average.cost, -average.inexact);
+  walkAverageCost(holding, credits, average, (num, den) => addFraction(agg.averagePnl, num, den));
+  addScaled(agg.averagePnl, average.cost, average.inexact);
   agg.unmatched += matchHolding(
     holding,
     onDeal

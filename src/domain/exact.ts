@@ -3,7 +3,6 @@
  * the figure is summed again from the individual deals as exact fractions. Only undecided
  * figures come here, so its cost does not burden ordinary books.
  */
-import type { AverageSink } from "./average-cost";
 import type { DealSink } from "./fifo";
 
 export interface Fraction {
@@ -17,7 +16,7 @@ export interface ExactSums {
   pnl(kind: "win" | "loss" | "all"): Fraction;
   days(kind: "win" | "loss"): Fraction;
   monthPnl(month: string): Fraction;
-  /** Realized P&L by average cost (average-cost.ts). */
+  /** Realized P&L by average cost (average-cost.ts): the sum of the holdings' figures given to addAverageCost. */
   averageCost(): Fraction;
 }
 
@@ -26,15 +25,15 @@ export interface ExactSums {
  * denominator first (the parts of one lot share theirs), then added pairwise in a balanced
  * tree, so the numbers multiplied stay of similar size instead of one growing sum.
  */
-export function exactCollector(): { sink: DealSink; averageSink: AverageSink; sums: ExactSums } {
+export function exactCollector(): { sink: DealSink; addAverageCost: (f: Fraction) => void; sums: ExactSums } {
   const nums: bigint[] = [];
   const dens: bigint[] = [];
   const shareDays: number[] = [];
   const matched: number[] = [];
   const months: string[] = [];
   const averageTerms: [bigint, bigint][] = [];
-  const averageSink: AverageSink = (num, den) => {
-    averageTerms.push([num, den]);
+  const addAverageCost = (f: Fraction) => {
+    averageTerms.push([f.num, f.den]);
   };
   const sink: DealSink = (sell, m, pnl, num, den, days) => {
     const integer = !Number.isNaN(pnl); // the exact integer pnl (fifo.ts DealSink)
@@ -58,7 +57,7 @@ export function exactCollector(): { sink: DealSink; averageSink: AverageSink; su
     monthPnl: (month) => pick((i) => months[i] === month, pnlTerm),
     averageCost: () => sumFractions(averageTerms),
   };
-  return { sink, averageSink, sums };
+  return { sink, addAverageCost, sums };
 }
 
 export function sumFractions(terms: readonly (readonly [bigint, bigint])[]): Fraction {

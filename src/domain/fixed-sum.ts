@@ -60,16 +60,13 @@ export function addFraction(total: FixedSum, num: bigint, den: bigint): void {
   if (q * den !== scaled) total.inexact++;
 }
 
-/** Takes back out of `total` a term addFraction added to it, exactly: the same truncated part, the same inexact count. */
-export function removeFraction(total: FixedSum, num: bigint, den: bigint): void {
-  if (den === 1n) {
-    total.whole -= num;
-    return;
-  }
-  const scaled = num * SCALE;
-  const q = scaled / den;
-  total.scaled -= q;
-  if (q * den !== scaled) total.inexact--;
+/**
+ * Adds a term already in units of SCALE and within `inexact` units of its exact value; both
+ * negated, it takes back out exactly a term added before.
+ */
+export function addScaled(total: FixedSum, scaled: bigint, inexact: number): void {
+  total.scaled += scaled;
+  total.inexact += inexact;
 }
 
 /** Adds the sum `b` into `a`. */

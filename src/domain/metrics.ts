@@ -4,6 +4,7 @@
  * output.
  */
 import { addHolding, addTransactions, emptyAggregate } from "./aggregate";
+import { exactAverageCost } from "./average-cost";
 import { type DividendInput, type DividendSums, sumDividends } from "./dividends";
 import { exactCollector } from "./exact";
 import { finish } from "./finish";
@@ -39,9 +40,11 @@ export function computeMetrics(
 
   const again = emptyAggregate();
   addTransactions(again, parsed);
-  const { sink, averageSink, sums } = exactCollector();
+  const { sink, addAverageCost, sums } = exactCollector();
   for (const holding of holdings) {
-    addHolding(again, holding, sink, undefined, { credits: holdingCredits(holding), onAverage: averageSink });
+    const credits = holdingCredits(holding);
+    addHolding(again, holding, sink, undefined, { credits });
+    addAverageCost(exactAverageCost(holding, credits));
   }
   return finish(again, sums, received) as CustomerMetrics;
 }

@@ -19,7 +19,7 @@ import { gcd } from "./units";
  * Bumped whenever the meaning of a stored partial changes (SCALE, a field): a stored partial of
  * another format must be recomputed from its trades, never merged.
  */
-export const PARTIAL_FORMAT = 3;
+export const PARTIAL_FORMAT = 4;
 
 /**
  * The version of the rules behind the stored metrics (their fields and how each is computed).
@@ -29,6 +29,7 @@ export const PARTIAL_FORMAT = 3;
  * 1: share credits, average cost, dividends, total_return. 2: the stored total_return is the
  * exact-enough part of total-return.ts (5 places), not a figure rounded to 2 (with
  * PARTIAL_FORMAT 3: the average-cost sum in parts that add up exactly, average-cost.ts).
+ * PARTIAL_FORMAT 4 keeps the average cost in the fixed scale; the figures are the same.
  */
 export const METRICS_RULES = 2;
 

@@ -2,7 +2,16 @@
  * Times computeMetrics on 100,000 trades of one customer, beside a floor: one plain pass over
  * the same array, so the number means something on whatever machine runs it.
  */
-import { type HoldingPartial, type TradeInput, computeMetrics, holdingPartial, mergePartials } from "../../src/domain";
+import {
+  type Continued,
+  type HoldingPartial,
+  type ResumePoint,
+  type TradeInput,
+  computeMetrics,
+  continuePartial,
+  holdingPartial,
+  mergePartials,
+} from "../../src/domain";
 
 const TRADES = 100_000;
 const RUNS = 5;
@@ -17,6 +26,8 @@ export interface DomainBenchmark {
   worstMs: number;
   worstFloorMs: number;
   partialMs: number;
+  /** One new trade on that holding, continued from its stored partial (as the sync does). */
+  continueMs: number;
   mergeMs: number;
 }
 
@@ -35,6 +46,23 @@ export function runDomainBenchmark(): DomainBenchmark {
   const one = trades.map((t) => ({ ...t, account_id: "a", stock_code: "ONE" }));
   holdingPartial(one);
   const partialMs = median(time(() => (sink += holdingPartial(one).transactions)));
+  const stored = continuePartial(null, one) as Continued;
+  const last = one[one.length - 1] as TradeInput;
+  const next: TradeInput = {
+    ...last,
+    id: "ffffffff-0000-4000-8000-000000000000",
+    trade_date: "2099-01-02",
+    type: "sell",
+    quantity: 1,
+  };
+  const from: ResumePoint = { through: stored.through, partial: stored.partial, position: stored.position, head: stored.opened };
+  // The clock inside workerd ticks in whole milliseconds: time 1,000 and divide.
+  const continueMs =
+    median(
+      time(() => {
+        for (let i = 0; i < 1_000; i++) sink += continuePartial(from, [next])?.partial.transactions ?? 0;
+      }),
+    ) / 1_000;
 
   // 200 holdings' partials, as stored (through JSON), merged into one customer's metrics.
   const holdings = new Map<string, TradeInput[]>();
@@ -45,7 +73,7 @@ export function runDomainBenchmark(): DomainBenchmark {
   const partials = JSON.parse(JSON.stringify([...holdings.values()].map((own) => holdingPartial(own)))) as HoldingPartial[];
   mergePartials(partials);
   const mergeMs = median(time(() => (sink += mergePartials(partials)?.stats.transaction_count ?? 0)));
-  return { trades: trades.length, computeMs, floorMs, worstMs, worstFloorMs, partialMs, mergeMs };
+  return { trades: trades.length, computeMs, floorMs, worstMs, worstFloorMs, partialMs, continueMs, mergeMs };
 }
 
 function time(run: () => void): number[] {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type CreditInput, computeMetrics, servedTotalReturn } from "../../src/domain";
+import { type CreditInput, computeMetrics, holdingPartial, servedTotalReturn } from "../../src/domain";
 import { Decimal } from "../../src/domain/decimal";
+import { referenceMetrics } from "./reference";
 import { ACCOUNT_A, tradeFactory } from "./trades";
 
 /** A share credit to account A, stock "X" (tradeFactory's defaults). */
@@ -132,6 +133,39 @@ describe("realized P&L by average cost (DESIGN §6.1)", () => {
     const partly = computeMetrics(trades.slice(0, 3)).stats;
     expect(partly.realized_pnl).toEqual(1492250);
     expect(partly.realized_pnl_average_cost).toEqual(991500);
+  });
+
+  it("decides a figure exactly on a half cent from the exact walk when the kept cost is inexact", () => {
+    const { buy, sell } = tradeFactory();
+    // 37 shares is beyond the fixed scale's factors, so both costs left (36/37 and 1/37 of
+    // 0.0001 đồng) are truncated, and the sum, exactly 0.005 đồng, cannot be decided from them.
+    const trades = [
+      buy("2024-01-02", 37, "0.0001"),
+      sell("2024-01-03", 1, "0.0051"), // 0.0051 - 0.0001/37
+      buy("2024-01-02", 37, "0.0001", { stock_code: "Y" }),
+      sell("2024-01-03", 36, "0.0000", { stock_code: "Y" }), // -0.0001 * 36/37
+    ];
+    expect(holdingPartial(trades.slice(0, 2)).average_cost).toEqual([36, expect.any(String), 1]);
+    const { stats } = computeMetrics(trades);
+    expect(stats.realized_pnl_average_cost).toEqual(0.01);
+    expect(stats.total_return.text).toBe("0.005");
+    expect(stats).toEqual(referenceMetrics(trades).stats);
+  });
+
+  it("keeps a position trimmed hundreds of times in a cost of bounded size, and its figure exact", () => {
+    const { buy, sell } = tradeFactory();
+    const day = (i: number) => new Date(Date.UTC(2024, 0, 2 + i)).toISOString().slice(0, 10);
+    const trades = [buy(day(0), 1_000_003, "123456789.1234", { fee: "185185.1837" })];
+    for (let i = 1; i <= 600; i++) {
+      // Sells of 1 to 13 shares leave holdings that share few factors with what they held.
+      trades.push(sell(day(i), 1 + ((i * 7) % 13), `${100 + i}.${String((i * 37) % 10_000).padStart(4, "0")}`));
+    }
+    // An exact fraction would carry a denominator of thousands of digits by now.
+    const [shares, cost, inexact] = holdingPartial(trades).average_cost ?? [];
+    expect(shares).toBe(1_000_003 - trades.slice(1).reduce((n, t) => n + t.quantity, 0));
+    expect(cost?.length).toBeLessThan(60);
+    expect(inexact).toBeGreaterThan(0);
+    expect(computeMetrics(trades).stats).toEqual(referenceMetrics(trades).stats);
   });
 });
 
