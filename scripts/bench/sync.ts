@@ -271,7 +271,7 @@ export function printSyncTable(r: SyncBenchResult): string {
   ];
   for (const { name, sync, floor } of r.phases) {
     lines.push(
-      `| ${name} | ${sync.runs.length} | ${n(sync.rows)} | ${n(sync.trades)} | ${seconds(sync.ms)} | ${seconds(sync.metricsMs)} | ${seconds(floor.ms)} | ${(sync.ms / floor.ms).toFixed(1)} | ${((sync.ms - sync.metricsMs) / floor.ms).toFixed(1)} | ${n(sync.holdings)} | ${n(sync.customers)} | ${(sync.metricsMs / Math.max(sync.trades, 1)).toFixed(2)} |`,
+      `| ${name} | ${sync.runs.length} | ${n(sync.rows)} | ${n(sync.trades)} | ${seconds(sync.ms)} | ${seconds(sync.metricsMs)} | ${seconds(floor.ms)} | ${(sync.ms / floor.ms).toFixed(1)} | ${((sync.ms - sync.metricsMs) / floor.ms).toFixed(1)} | ${n(sync.holdings)} | ${n(sync.customers)} | ${sync.trades ? (sync.metricsMs / sync.trades).toFixed(2) : "—"} |`,
     );
   }
   lines.push(
