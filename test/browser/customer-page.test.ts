@@ -27,12 +27,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
  */
 function knownBook() {
   const book = new Book();
-  const ssi = book.broker({ code: "SSI", name: "SSI Securities Corporation" });
-  const vnd = book.broker({ code: "VND", name: "VNDIRECT Securities Corporation" });
-  const staff = book.staffMember({ name: "Nguyễn Thị Lan", email: "lan@advisory.test" });
-  const customer = book.customer({ staff_id: staff.id, name: "Trần Văn Minh" });
-  const ssiMain = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0002" });
-  const vndMain = book.account({ customer_id: customer.id, broker_id: vnd.id, account_no: "0001" });
+  const { customer, ssiMain, vndMain } = book.twoBrokerCustomer();
   const fpt = [100000, 104000, 98000, 110000, 107000, 115000, 112000, 120000];
   const hpg = [25000, 24000, 26500, 23000, 27000, 25500, 28000, 26000];
   const fee = (quantity: number, price: number) => ((quantity * price * 15) / 10000).toFixed(4);
