@@ -70,14 +70,7 @@ function knownBook() {
       });
   }
   book.holding({ account_id: ssiMain.id, quantity: 100, avg_cost: "120180.0000", total_cost: "12018000.0000" });
-  book.holding({
-    account_id: vndMain.id,
-    stock_code: "VNM",
-    isin_code: "VN000000VNM8",
-    quantity: 50,
-    avg_cost: "70000.5000",
-    total_cost: "3500025.0000",
-  });
+  book.vnmHolding(vndMain.id);
   book.corporateAction({ account_id: ssiMain.id, type: "share_dividend", ex_date: "2024-02-20", quantity: 20 });
   book.corporateAction({
     account_id: ssiMain.id,

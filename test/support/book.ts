@@ -145,6 +145,18 @@ export class Book {
       ...p,
     });
   }
+
+  /** 50 VNM shares for 3,500,025 đồng (70,000.5 each). No book here has a VNM close: the unpriced holding. */
+  vnmHolding(account_id: string): HoldingRow {
+    return this.holding({
+      account_id,
+      stock_code: "VNM",
+      isin_code: "VN000000VNM8",
+      quantity: 50,
+      avg_cost: "70000.5000",
+      total_cost: "3500025.0000",
+    });
+  }
 }
 
 const TABLES = [
