@@ -11,16 +11,7 @@
  */
 import { expect } from "vitest";
 import type { Sql } from "../../src/db/client";
-import type {
-  AccountRow,
-  BrokerRow,
-  CorporateActionRow,
-  CustomerRow,
-  HoldingRow,
-  StaffRow,
-  StockPriceRow,
-  TransactionRow,
-} from "../../src/db/source";
+import type { AccountRow, BrokerRow, CorporateActionRow, CustomerRow, HoldingRow, TransactionRow } from "../../src/db/source";
 import { sql as drizzleSql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { accounts as targetAccounts } from "../../src/db/schema";
@@ -34,7 +25,7 @@ import type { Mode } from "../../src/sync/report";
 import { runSync } from "../../src/sync/run";
 import { type Continuation, continueSync } from "../../src/sync/worker";
 import { STREAMS } from "../../src/sync/streams";
-import { Book, cashDividends, shareCredits, twoCustomerBook, writeSource } from "../support/book";
+import { Book, cashDividends, shareCredits, type Table, twoCustomerBook, writeSource } from "../support/book";
 
 export { addTrade } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
@@ -108,32 +99,12 @@ export async function rejectedRows(target: Sql) {
 // ---------------------------------------------------------------------------------------------
 // The reference: what the API should serve, from the source alone.
 
-interface SourceBook {
-  brokers: BrokerRow[];
-  staff: StaffRow[];
-  customers: CustomerRow[];
-  accounts: AccountRow[];
-  holdings: HoldingRow[];
-  transactions: TransactionRow[];
-  corporate_actions: CorporateActionRow[];
-  stock_prices: StockPriceRow[];
-}
+/** The source's rows, table by table: a Book's tables, read back. */
+type SourceBook = Pick<Book, Table>;
 
 async function readSourceBook(source: Sql): Promise<SourceBook> {
-  const all = (table: string) => source.query(`select * from ${table} order by id`);
-  const [brokers, staff, customers, accounts, holdings, transactions, corporate_actions, stock_prices] = await Promise.all(
-    ["brokers", "staff", "customers", "accounts", "holdings", "transactions", "corporate_actions", "stock_prices"].map(all),
-  );
-  return {
-    brokers,
-    staff,
-    customers,
-    accounts,
-    holdings,
-    transactions,
-    corporate_actions,
-    stock_prices,
-  } as unknown as SourceBook;
+  const rows = await Promise.all(STREAMS.map((s) => source.query(`select * from ${s.name} order by id`)));
+  return Object.fromEntries(STREAMS.map((s, i) => [s.name, rows[i]])) as unknown as SourceBook;
 }
 
 const STOCK_CODE = /^[A-Z0-9]{1,10}$/;
