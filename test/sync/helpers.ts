@@ -283,26 +283,37 @@ export async function sourceTime(source: Sql, offsetSeconds: number): Promise<st
   return row!.at as string;
 }
 
-/** Changes a source row the way the back office does: its fields, and `updated_at` bumped to `at`. */
+/** `at` as a time: a time is itself, a number is that many seconds from the source's clock. */
+const stampAt = async (source: Sql, at: string | number) => (typeof at === "number" ? sourceTime(source, at) : at);
+
+/**
+ * Changes a source row the way the back office does: its fields, and `updated_at` bumped to `at`
+ * (a time, or a number of seconds from the source's clock: a change the next delta run must read
+ * is stamped by that clock, not this machine's).
+ */
 export async function changeSource(
   source: Sql,
   table: string,
   id: string,
   changes: Record<string, unknown>,
-  at = "2025-06-01T00:00:00Z",
+  at: string | number = "2025-06-01T00:00:00Z",
 ) {
   const assignments = Object.keys(changes).map((column, i) => `${column} = $${i + 3}`);
   await source.query(`update ${table} set ${["updated_at = $2", ...assignments].join(", ")} where id = $1`, [
     id,
-    at,
+    await stampAt(source, at),
     ...Object.values(changes),
   ]);
 }
 
-export const softDelete = (source: Sql, table: string, id: string, at = "2025-06-01T00:00:00Z") =>
-  changeSource(source, table, id, { deleted_at: at }, at);
+/** Soft-deletes a source row: `deleted_at` and `updated_at` both `at` (a time, or seconds from the source's clock). */
+export async function softDelete(source: Sql, table: string, id: string, at: string | number = "2025-06-01T00:00:00Z") {
+  const stamp = await stampAt(source, at);
+  await changeSource(source, table, id, { deleted_at: stamp }, stamp);
+}
 
-export const restore = (source: Sql, table: string, id: string, at = "2025-06-02T00:00:00Z") =>
+/** Restores a soft-deleted source row, stamped `at` (a time, or seconds from the source's clock). */
+export const restore = (source: Sql, table: string, id: string, at: string | number = "2025-06-02T00:00:00Z") =>
   changeSource(source, table, id, { deleted_at: null }, at);
 
 /** Inserts rows of one table into the source. */

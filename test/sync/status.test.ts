@@ -193,7 +193,7 @@ describe("GET /api/sync/status", () => {
       for (const s of later.streams) expect(s).toMatchObject({ lag_seconds: 0, caught_up: true });
 
       // A change stamped 30 s ago waits for the next run, and only its stream lags.
-      await changeSource(dbs.source, "transactions", book.transactions[0]!.id, { fee: "1" }, await sourceTime(dbs.source, -30));
+      await changeSource(dbs.source, "transactions", book.transactions[0]!.id, { fee: "1" }, -30);
       const waiting = await streamsOf(dbs.env);
       for (const s of waiting.streams) {
         if (s.stream !== "transactions") expect(s).toMatchObject({ lag_seconds: 0, caught_up: true });
