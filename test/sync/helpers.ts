@@ -369,6 +369,30 @@ export async function dropSourceForeignKeys(source: Sql): Promise<void> {
   for (const { tbl, conname } of keys) await source.query(`alter table ${tbl} drop constraint ${conname}`);
 }
 
+/**
+ * An account the back office commits before its customer, as one without foreign keys (dropped
+ * here) can: a new customer of `staff`, stamped `customerAt` when given but not written, and
+ * their account at `broker`, written stamped `accountAt` seconds from the source's clock. The
+ * test commits the customer when its story says.
+ */
+export async function accountBeforeCustomer(
+  source: Sql,
+  parents: { staff: { id: string }; broker: { id: string } },
+  accountAt: number,
+  customerAt?: string,
+) {
+  await dropSourceForeignKeys(source);
+  const late = new Book();
+  const customer = late.customer({ staff_id: parents.staff.id, ...(customerAt === undefined ? {} : { updated_at: customerAt }) });
+  const account = late.account({
+    customer_id: customer.id,
+    broker_id: parents.broker.id,
+    updated_at: await sourceTime(source, accountAt),
+  });
+  await insertSource(source, "accounts", [account]);
+  return { customer, account };
+}
+
 /** A queue that keeps what it is sent, for the test to deliver. */
 export function recordingQueue() {
   const sent: Continuation[] = [];

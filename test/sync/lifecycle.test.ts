@@ -9,6 +9,7 @@ import type { Env } from "../../src/env";
 import { Book } from "../support/book";
 import { getJson } from "../support/worker";
 import {
+  accountBeforeCustomer,
   changeSource,
   dropSourceForeignKeys,
   expectInSync,
@@ -321,18 +322,10 @@ describe("moves and renames", () => {
   it(
     "serves a late customer's account once a full run brings the customer",
     async () => {
-      const { book } = accountWithHistory();
+      const { book, staff, broker } = accountWithHistory();
       const dbs = await withSource(book);
-      await dropSourceForeignKeys(dbs.source);
       await synced(dbs.env);
-      const late = new Book();
-      const customer = late.customer({ staff_id: book.staff[0]!.id, updated_at: "2020-01-01T00:00:00.000000Z" });
-      const account = late.account({
-        customer_id: customer.id,
-        broker_id: book.brokers[0]!.id,
-        updated_at: await sourceTime(dbs.source, 0),
-      });
-      await insertSource(dbs.source, "accounts", [account]);
+      const { customer } = await accountBeforeCustomer(dbs.source, { staff, broker }, 0, "2020-01-01T00:00:00.000000Z");
       expect(await synced(dbs.env)).toMatchObject({ pending_rows: 1 });
       await insertSource(dbs.source, "customers", [customer]);
       expect(await synced(dbs.env, "full")).toMatchObject({ pending_rows: 0 });
