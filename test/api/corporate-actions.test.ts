@@ -14,13 +14,8 @@ import { BAD_DATES, MALFORMED_SLUGS } from "./fixture";
 
 function actionsFixture() {
   const book = new Book();
-  const ssi = book.broker({ code: "SSI", name: "SSI Securities Corporation" });
-  const vnd = book.broker({ code: "VND", name: "VNDIRECT Securities Corporation" });
-  const staff = book.staffMember();
-  const customer = book.customer({ staff_id: staff.id });
-  const ssiMain = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0002" });
+  const { ssi, vnd, staff, customer, ssiMain, vndMain } = book.twoBrokerCustomer();
   const ssiMargin = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0001" });
-  const vndMain = book.account({ customer_id: customer.id, broker_id: vnd.id, account_no: "0001" });
   const closed = book.account({
     customer_id: customer.id,
     broker_id: ssi.id,
@@ -30,7 +25,6 @@ function actionsFixture() {
   const other = book.customer({ staff_id: staff.id, name: "Lê Thị Hoa" });
   const otherAccount = book.account({ customer_id: other.id, broker_id: ssi.id, account_no: "0009" });
 
-  const hpg = { stock_code: "HPG", isin_code: "VN000000HPG4" };
   const vnm = { stock_code: "VNM", isin_code: "VN000000VNM8" };
   const ids = Array.from({ length: 5 }, () => crypto.randomUUID()).sort();
   // a1: 2,000 đồng a share on 100 FPT shares, 5% withheld.
@@ -44,7 +38,7 @@ function actionsFixture() {
     gross_amount: "200000.0000",
     tax: "10000.0000",
   });
-  // a2 and a3 share an ex_date: id descending puts a3 first.
+  // a2 shares an ex_date with a3, the HPG dividend (2024-06-20): id descending puts a3 first.
   const a2 = book.corporateAction({
     id: ids[1],
     account_id: ssiMargin.id,
@@ -52,17 +46,7 @@ function actionsFixture() {
     ex_date: "2024-06-20",
     quantity: 15,
   });
-  const a3 = book.corporateAction({
-    id: ids[2],
-    account_id: vndMain.id,
-    ...hpg,
-    type: "cash_dividend",
-    ex_date: "2024-06-20",
-    pay_date: "2024-07-10",
-    quantity: 333,
-    gross_amount: "166500.5555",
-    tax: "8325.0278",
-  });
+  const a3 = book.hpgDividend({ id: ids[2], account_id: vndMain.id });
   const a4 = book.corporateAction({
     id: ids[3],
     account_id: vndMain.id,
@@ -123,7 +107,8 @@ function actionsFixture() {
     a3: {
       id: a3.id,
       type: "cash_dividend",
-      ...hpg,
+      stock_code: "HPG",
+      isin_code: "VN000000HPG4",
       ex_date: "2024-06-20",
       pay_date: "2024-07-10",
       quantity: 333,

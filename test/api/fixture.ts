@@ -26,14 +26,7 @@ export function investorFixture() {
   const ssiMain = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0002" });
   const ssiMargin = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0001" });
 
-  const vnm = book.holding({
-    account_id: vndMain.id,
-    stock_code: "VNM",
-    isin_code: "VN000000VNM8",
-    quantity: 50,
-    avg_cost: "70000.5000",
-    total_cost: "3500025.0000",
-  });
+  const vnm = book.vnmHolding(vndMain.id);
   const fptAtVnd = book.holding({
     account_id: vndMain.id,
     stock_code: "FPT",

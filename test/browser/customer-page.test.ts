@@ -27,12 +27,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
  */
 function knownBook() {
   const book = new Book();
-  const ssi = book.broker({ code: "SSI", name: "SSI Securities Corporation" });
-  const vnd = book.broker({ code: "VND", name: "VNDIRECT Securities Corporation" });
-  const staff = book.staffMember({ name: "Nguyễn Thị Lan", email: "lan@advisory.test" });
-  const customer = book.customer({ staff_id: staff.id, name: "Trần Văn Minh" });
-  const ssiMain = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0002" });
-  const vndMain = book.account({ customer_id: customer.id, broker_id: vnd.id, account_no: "0001" });
+  const { customer, ssiMain, vndMain } = book.twoBrokerCustomer();
   const fpt = [100000, 104000, 98000, 110000, 107000, 115000, 112000, 120000];
   const hpg = [25000, 24000, 26500, 23000, 27000, 25500, 28000, 26000];
   const fee = (quantity: number, price: number) => ((quantity * price * 15) / 10000).toFixed(4);
@@ -75,14 +70,7 @@ function knownBook() {
       });
   }
   book.holding({ account_id: ssiMain.id, quantity: 100, avg_cost: "120180.0000", total_cost: "12018000.0000" });
-  book.holding({
-    account_id: vndMain.id,
-    stock_code: "VNM",
-    isin_code: "VN000000VNM8",
-    quantity: 50,
-    avg_cost: "70000.5000",
-    total_cost: "3500025.0000",
-  });
+  book.vnmHolding(vndMain.id);
   book.corporateAction({ account_id: ssiMain.id, type: "share_dividend", ex_date: "2024-02-20", quantity: 20 });
   book.corporateAction({
     account_id: ssiMain.id,

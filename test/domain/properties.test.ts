@@ -157,32 +157,51 @@ describe("holding partials", () => {
   const datedAfter = (trades: readonly TradeInput[], s: Stored | null) =>
     s ? trades.filter((t) => t.trade_date > s.point.through) : trades;
 
+  /**
+   * One holding's trades and credits, continued day by day and continued from the cut at `cut`,
+   * store what the whole history stores. As the sync would take them: a day's trades and credits,
+   * every lot when a credit comes (and at the cut, every lot when `allLotsAtCut`); with nothing
+   * stored yet (credits before the first trade), everything up to the day. Both properties below
+   * check this, one without credits.
+   */
+  const expectContinuedAsWhole = (
+    own: readonly TradeInput[],
+    mine: readonly CreditInput[],
+    cut: number,
+    allLotsAtCut = false,
+  ) => {
+    const whole = store(null, continuePartial(null, own, mine));
+    expect(whole?.point.partial).toEqual(holdingPartial(own, mine));
+
+    const dates = [...new Set([...own.map((t) => t.trade_date), ...mine.map((c) => c.ex_date)])].sort();
+    let daily: Stored | null = null;
+    for (const date of dates) {
+      const day = own.filter((t) => t.trade_date === date);
+      const dayCredits = mine.filter((c) => (daily === null ? c.ex_date <= date : c.ex_date === date));
+      daily = store(daily, continuePartial(resume(daily, day, dayCredits.length > 0), day, dayCredits));
+    }
+    expect(daily).toEqual(whole);
+
+    const until = dates[cut % dates.length] as string;
+    const first = store(
+      null,
+      continuePartial(
+        null,
+        own.filter((t) => t.trade_date <= until),
+        mine.filter((c) => c.ex_date <= until),
+      ),
+    );
+    const later = mine.filter((c) => first === null || c.ex_date > first.point.through);
+    const rest = datedAfter(own, first);
+    const allLots = allLotsAtCut || later.length > 0;
+    expect(store(first, continuePartial(resume(first, rest, allLots), rest, first ? later : mine))).toEqual(whole);
+  };
+
   it("continued day by day, or from any cut, give what the whole history gives, reading only the lots the sells reach", () => {
     fc.assert(
       fc.property(books, fc.nat(), fc.boolean(), (trades, cut, allLots) => {
-        for (const own of byHolding(trades).values()) {
-          const whole = store(null, continuePartial(null, own));
-          expect(whole?.point.partial).toEqual(holdingPartial(own));
-
-          const dates = [...new Set(own.map((t) => t.trade_date))].sort();
-          let daily: Stored | null = null;
-          for (const date of dates) {
-            const day = own.filter((t) => t.trade_date === date);
-            daily = store(daily, continuePartial(resume(daily, day), day));
-          }
-          expect(daily).toEqual(whole);
-
-          const until = dates[cut % dates.length] as string;
-          const first = store(
-            null,
-            continuePartial(
-              null,
-              own.filter((t) => t.trade_date <= until),
-            ),
-          );
-          const rest = datedAfter(own, first);
-          expect(store(first, continuePartial(resume(first, rest, allLots), rest))).toEqual(whole);
-        }
+        // No credits: each day reads only the lots its sells reach; the cut, those or every lot.
+        for (const own of byHolding(trades).values()) expectContinuedAsWhole(own, [], cut, allLots);
       }),
       { numRuns: BOOKS },
     );
@@ -207,36 +226,7 @@ describe("holding partials", () => {
   it("continued day by day across share credits, or from any cut, give what the whole history gives", () => {
     fc.assert(
       fc.property(withCredits(books), fc.nat(), ([trades, credits], cut) => {
-        for (const [key, own] of byHolding(trades)) {
-          const mine = creditsOf(credits, key);
-          const whole = store(null, continuePartial(null, own, mine));
-          expect(whole?.point.partial).toEqual(holdingPartial(own, mine));
-
-          // As the sync would take them: a day's trades and credits, every lot when a credit comes;
-          // with nothing stored yet (credits before the first trade), everything up to the day.
-          const dates = [...new Set([...own.map((t) => t.trade_date), ...mine.map((c) => c.ex_date)])].sort();
-          let daily: Stored | null = null;
-          for (const date of dates) {
-            const day = own.filter((t) => t.trade_date === date);
-            const dayCredits = mine.filter((c) => (daily === null ? c.ex_date <= date : c.ex_date === date));
-            daily = store(daily, continuePartial(resume(daily, day, dayCredits.length > 0), day, dayCredits));
-          }
-          expect(daily).toEqual(whole);
-
-          const until = dates[cut % dates.length] as string;
-          const first = store(
-            null,
-            continuePartial(
-              null,
-              own.filter((t) => t.trade_date <= until),
-              mine.filter((c) => c.ex_date <= until),
-            ),
-          );
-          const later = mine.filter((c) => first === null || c.ex_date > first.point.through);
-          const rest = datedAfter(own, first);
-          const continued = store(first, continuePartial(resume(first, rest, later.length > 0), rest, first ? later : mine));
-          expect(continued).toEqual(whole);
-        }
+        for (const [key, own] of byHolding(trades)) expectContinuedAsWhole(own, creditsOf(credits, key), cut);
       }),
       { numRuns: BOOKS },
     );

@@ -16,12 +16,7 @@ const NBSP = "\u00a0";
 
 function receivedBook() {
   const book = new Book();
-  const ssi = book.broker({ code: "SSI", name: "SSI Securities Corporation" });
-  const vnd = book.broker({ code: "VND", name: "VNDIRECT Securities Corporation" });
-  const staff = book.staffMember();
-  const customer = book.customer({ staff_id: staff.id, name: "Trần Văn Minh" });
-  const ssiMain = book.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0002" });
-  const vndMain = book.account({ customer_id: customer.id, broker_id: vnd.id, account_no: "0001" });
+  const { ssi, vnd, staff, customer, ssiMain, vndMain } = book.twoBrokerCustomer();
   const hpg = { stock_code: "HPG", isin_code: "VN000000HPG4" };
 
   // 2,000.005 đồng a share on 100 FPT, 5% withheld: net 190,000.475.
@@ -35,16 +30,7 @@ function receivedBook() {
     tax: "10000.0250",
   });
   // 500.0017 đồng a share on 333 HPG: net 166,500.5555 - 8,325.0278 = 158,175.5277.
-  const hpgCash = book.corporateAction({
-    account_id: vndMain.id,
-    ...hpg,
-    type: "cash_dividend",
-    ex_date: "2024-06-20",
-    pay_date: "2024-07-10",
-    quantity: 333,
-    gross_amount: "166500.5555",
-    tax: "8325.0278",
-  });
+  const hpgCash = book.hpgDividend({ account_id: vndMain.id });
   const bonus = book.corporateAction({
     account_id: ssiMain.id,
     type: "share_dividend",

@@ -112,6 +112,51 @@ export class Book {
     const account = this.account({ customer_id: customer.id, broker_id: broker.id, ...p.account });
     return { broker, staff, customer, account };
   }
+
+  /**
+   * One customer with a main account at each of two brokers, SSI 0002 and VND 0001: where the
+   * books of what the accounts received, and the browser's book, start.
+   */
+  twoBrokerCustomer() {
+    const ssi = this.broker({ code: "SSI", name: "SSI Securities Corporation" });
+    const vnd = this.broker({ code: "VND", name: "VNDIRECT Securities Corporation" });
+    const staff = this.staffMember();
+    const customer = this.customer({ staff_id: staff.id });
+    const ssiMain = this.account({ customer_id: customer.id, broker_id: ssi.id, account_no: "0002" });
+    const vndMain = this.account({ customer_id: customer.id, broker_id: vnd.id, account_no: "0001" });
+    return { ssi, vnd, staff, customer, ssiMain, vndMain };
+  }
+
+  /**
+   * A cash dividend with four decimals in every amount, for a list or a page to show digit for
+   * digit: 500.0017 đồng a share on 333 HPG, 5% withheld, so net 166,500.5555 - 8,325.0278 =
+   * 158,175.5277. Ex 2024-06-20, paid 2024-07-10.
+   */
+  hpgDividend(p: Partial<CorporateActionRow> & { account_id: string }): CorporateActionRow {
+    return this.corporateAction({
+      stock_code: "HPG",
+      isin_code: "VN000000HPG4",
+      type: "cash_dividend",
+      ex_date: "2024-06-20",
+      pay_date: "2024-07-10",
+      quantity: 333,
+      gross_amount: "166500.5555",
+      tax: "8325.0278",
+      ...p,
+    });
+  }
+
+  /** 50 VNM shares for 3,500,025 đồng (70,000.5 each). No book here has a VNM close: the unpriced holding. */
+  vnmHolding(account_id: string): HoldingRow {
+    return this.holding({
+      account_id,
+      stock_code: "VNM",
+      isin_code: "VN000000VNM8",
+      quantity: 50,
+      avg_cost: "70000.5000",
+      total_cost: "3500025.0000",
+    });
+  }
 }
 
 const TABLES = [
@@ -124,7 +169,7 @@ const TABLES = [
   "corporate_actions",
   "stock_prices",
 ] as const;
-type Table = (typeof TABLES)[number];
+export type Table = (typeof TABLES)[number];
 
 /** Writes the book into a source database, one set-based insert per table, in one transaction. */
 export async function writeSource(sql: Sql, book: Book): Promise<void> {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Book, writeSource } from "../support/book";
 import { getJson } from "../support/worker";
 import {
+  accountBeforeCustomer,
   countRows,
   dropSourceForeignKeys,
   expectInSync,
@@ -188,18 +189,9 @@ describe("the sync's cursors", () => {
     const book = new Book();
     const { staff, broker } = book.simpleCustomer();
     const dbs = await withSource(book);
-    await dropSourceForeignKeys(dbs.source);
     await synced(dbs.env);
 
-    const late = new Book();
-    const customer = late.customer({ staff_id: staff.id, updated_at: await sourceTime(dbs.source, -10) });
-    const account = late.account({
-      customer_id: customer.id,
-      broker_id: broker.id,
-      updated_at: await sourceTime(dbs.source, -10),
-    });
-    late.customers.length = 0;
-    await writeSource(dbs.source, late);
+    const { customer, account } = await accountBeforeCustomer(dbs.source, { staff, broker }, -10);
     expect(await synced(dbs.env)).toMatchObject({ synced_rows: 1, pending_rows: 1 });
     expect((await getJson(dbs.env, `/api/customers/${customer.slug}`)).status).toBe(404);
 

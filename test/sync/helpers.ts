@@ -11,16 +11,7 @@
  */
 import { expect } from "vitest";
 import type { Sql } from "../../src/db/client";
-import type {
-  AccountRow,
-  BrokerRow,
-  CorporateActionRow,
-  CustomerRow,
-  HoldingRow,
-  StaffRow,
-  StockPriceRow,
-  TransactionRow,
-} from "../../src/db/source";
+import type { AccountRow, BrokerRow, CorporateActionRow, CustomerRow, HoldingRow, TransactionRow } from "../../src/db/source";
 import { sql as drizzleSql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { accounts as targetAccounts } from "../../src/db/schema";
@@ -34,7 +25,7 @@ import type { Mode } from "../../src/sync/report";
 import { runSync } from "../../src/sync/run";
 import { type Continuation, continueSync } from "../../src/sync/worker";
 import { STREAMS } from "../../src/sync/streams";
-import { Book, cashDividends, shareCredits, twoCustomerBook, writeSource } from "../support/book";
+import { Book, cashDividends, shareCredits, type Table, twoCustomerBook, writeSource } from "../support/book";
 
 export { addTrade } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
@@ -108,32 +99,12 @@ export async function rejectedRows(target: Sql) {
 // ---------------------------------------------------------------------------------------------
 // The reference: what the API should serve, from the source alone.
 
-interface SourceBook {
-  brokers: BrokerRow[];
-  staff: StaffRow[];
-  customers: CustomerRow[];
-  accounts: AccountRow[];
-  holdings: HoldingRow[];
-  transactions: TransactionRow[];
-  corporate_actions: CorporateActionRow[];
-  stock_prices: StockPriceRow[];
-}
+/** The source's rows, table by table: a Book's tables, read back. */
+type SourceBook = Pick<Book, Table>;
 
 async function readSourceBook(source: Sql): Promise<SourceBook> {
-  const all = (table: string) => source.query(`select * from ${table} order by id`);
-  const [brokers, staff, customers, accounts, holdings, transactions, corporate_actions, stock_prices] = await Promise.all(
-    ["brokers", "staff", "customers", "accounts", "holdings", "transactions", "corporate_actions", "stock_prices"].map(all),
-  );
-  return {
-    brokers,
-    staff,
-    customers,
-    accounts,
-    holdings,
-    transactions,
-    corporate_actions,
-    stock_prices,
-  } as unknown as SourceBook;
+  const rows = await Promise.all(STREAMS.map((s) => source.query(`select * from ${s.name} order by id`)));
+  return Object.fromEntries(STREAMS.map((s, i) => [s.name, rows[i]])) as unknown as SourceBook;
 }
 
 const STOCK_CODE = /^[A-Z0-9]{1,10}$/;
@@ -312,26 +283,37 @@ export async function sourceTime(source: Sql, offsetSeconds: number): Promise<st
   return row!.at as string;
 }
 
-/** Changes a source row the way the back office does: its fields, and `updated_at` bumped to `at`. */
+/** `at` as a time: a time is itself, a number is that many seconds from the source's clock. */
+const stampAt = async (source: Sql, at: string | number) => (typeof at === "number" ? sourceTime(source, at) : at);
+
+/**
+ * Changes a source row the way the back office does: its fields, and `updated_at` bumped to `at`
+ * (a time, or a number of seconds from the source's clock: a change the next delta run must read
+ * is stamped by that clock, not this machine's).
+ */
 export async function changeSource(
   source: Sql,
   table: string,
   id: string,
   changes: Record<string, unknown>,
-  at = "2025-06-01T00:00:00Z",
+  at: string | number = "2025-06-01T00:00:00Z",
 ) {
   const assignments = Object.keys(changes).map((column, i) => `${column} = $${i + 3}`);
   await source.query(`update ${table} set ${["updated_at = $2", ...assignments].join(", ")} where id = $1`, [
     id,
-    at,
+    await stampAt(source, at),
     ...Object.values(changes),
   ]);
 }
 
-export const softDelete = (source: Sql, table: string, id: string, at = "2025-06-01T00:00:00Z") =>
-  changeSource(source, table, id, { deleted_at: at }, at);
+/** Soft-deletes a source row: `deleted_at` and `updated_at` both `at` (a time, or seconds from the source's clock). */
+export async function softDelete(source: Sql, table: string, id: string, at: string | number = "2025-06-01T00:00:00Z") {
+  const stamp = await stampAt(source, at);
+  await changeSource(source, table, id, { deleted_at: stamp }, stamp);
+}
 
-export const restore = (source: Sql, table: string, id: string, at = "2025-06-02T00:00:00Z") =>
+/** Restores a soft-deleted source row, stamped `at` (a time, or seconds from the source's clock). */
+export const restore = (source: Sql, table: string, id: string, at: string | number = "2025-06-02T00:00:00Z") =>
   changeSource(source, table, id, { deleted_at: null }, at);
 
 /** Inserts rows of one table into the source. */
@@ -385,6 +367,30 @@ export async function targetState(target: Sql) {
 export async function dropSourceForeignKeys(source: Sql): Promise<void> {
   const keys = await source`select conrelid::regclass::text as tbl, conname from pg_constraint where contype = 'f'`;
   for (const { tbl, conname } of keys) await source.query(`alter table ${tbl} drop constraint ${conname}`);
+}
+
+/**
+ * An account the back office commits before its customer, as one without foreign keys (dropped
+ * here) can: a new customer of `staff`, stamped `customerAt` when given but not written, and
+ * their account at `broker`, written stamped `accountAt` seconds from the source's clock. The
+ * test commits the customer when its story says.
+ */
+export async function accountBeforeCustomer(
+  source: Sql,
+  parents: { staff: { id: string }; broker: { id: string } },
+  accountAt: number,
+  customerAt?: string,
+) {
+  await dropSourceForeignKeys(source);
+  const late = new Book();
+  const customer = late.customer({ staff_id: parents.staff.id, ...(customerAt === undefined ? {} : { updated_at: customerAt }) });
+  const account = late.account({
+    customer_id: customer.id,
+    broker_id: parents.broker.id,
+    updated_at: await sourceTime(source, accountAt),
+  });
+  await insertSource(source, "accounts", [account]);
+  return { customer, account };
 }
 
 /** A queue that keeps what it is sent, for the test to deliver. */

@@ -9,6 +9,7 @@ import type { Env } from "../../src/env";
 import { Book } from "../support/book";
 import { getJson } from "../support/worker";
 import {
+  accountBeforeCustomer,
   changeSource,
   dropSourceForeignKeys,
   expectInSync,
@@ -49,7 +50,7 @@ describe("reversible soft deletes", () => {
       await synced(dbs.env);
       const id = table === "accounts" ? account.id : customer.id;
 
-      await softDelete(dbs.source, table, id, await sourceTime(dbs.source, -1));
+      await softDelete(dbs.source, table, id, -1);
       expect(await synced(dbs.env)).toMatchObject({ synced_rows: 1 });
       if (table === "accounts") {
         expect(await historyIds(dbs.env, customer.slug)).toEqual([]);
@@ -59,7 +60,7 @@ describe("reversible soft deletes", () => {
       }
       await expectInSync(dbs);
 
-      await restore(dbs.source, table, id, await sourceTime(dbs.source, 0));
+      await restore(dbs.source, table, id, 0);
       expect(await synced(dbs.env)).toMatchObject({ synced_rows: 1 });
       expect(await historyIds(dbs.env, customer.slug)).toEqual(trades.map((t) => t.id).sort());
       expect((await served(dbs.env, `/api/stats/${customer.slug}`)).body.data.transaction_count).toBe(3);
@@ -75,8 +76,8 @@ describe("reversible soft deletes", () => {
       const dbs = await withSource(book);
       await synced(dbs.env);
 
-      await softDelete(dbs.source, "staff", staff.id, await sourceTime(dbs.source, -1));
-      await softDelete(dbs.source, "brokers", broker.id, await sourceTime(dbs.source, -1));
+      await softDelete(dbs.source, "staff", staff.id, -1);
+      await softDelete(dbs.source, "brokers", broker.id, -1);
       expect(await synced(dbs.env)).toMatchObject({ synced_rows: 2 });
 
       const profile = await served(dbs.env, `/api/customers/${customer.slug}`);
@@ -236,14 +237,8 @@ describe("moves and renames", () => {
       const dbs = await withSource(book);
       await synced(dbs.env);
 
-      await changeSource(
-        dbs.source,
-        "accounts",
-        account.id,
-        { customer_id: survivor.id },
-        await sourceTime(dbs.source, moveOffset),
-      );
-      await softDelete(dbs.source, "customers", merged.id, await sourceTime(dbs.source, deleteOffset));
+      await changeSource(dbs.source, "accounts", account.id, { customer_id: survivor.id }, moveOffset);
+      await softDelete(dbs.source, "customers", merged.id, deleteOffset);
       await synced(dbs.env);
 
       expect((await served(dbs.env, `/api/customers/${merged.slug}`)).status).toBe(404);
@@ -261,8 +256,8 @@ describe("moves and renames", () => {
       const dbs = await withSource(book);
       await synced(dbs.env);
 
-      await changeSource(dbs.source, "accounts", account.id, { customer_id: next.id }, await sourceTime(dbs.source, -2));
-      await softDelete(dbs.source, "customers", next.id, await sourceTime(dbs.source, -1));
+      await changeSource(dbs.source, "accounts", account.id, { customer_id: next.id }, -2);
+      await softDelete(dbs.source, "customers", next.id, -1);
       await synced(dbs.env);
 
       const profile = await served(dbs.env, `/api/customers/${previous.slug}`);
@@ -285,15 +280,9 @@ describe("moves and renames", () => {
       await synced(dbs.env);
 
       // As a back office does it under its unique index: A steps aside, B takes A's slug, A takes B's.
-      await changeSource(
-        dbs.source,
-        "customers",
-        a.id,
-        { slug: "slug-in-transit-0000000000001" },
-        await sourceTime(dbs.source, -3),
-      );
-      await changeSource(dbs.source, "customers", b.id, { slug: a.slug }, await sourceTime(dbs.source, -2));
-      await changeSource(dbs.source, "customers", a.id, { slug: b.slug }, await sourceTime(dbs.source, -1));
+      await changeSource(dbs.source, "customers", a.id, { slug: "slug-in-transit-0000000000001" }, -3);
+      await changeSource(dbs.source, "customers", b.id, { slug: a.slug }, -2);
+      await changeSource(dbs.source, "customers", a.id, { slug: b.slug }, -1);
       const { runSync } = await import("../../src/sync/run");
       const { getConfig } = await import("../../src/env");
       const { report } = await runSync(getConfig(dbs.env), { trigger: "manual", mode: "delta", limits: { pageRows } });
@@ -318,7 +307,7 @@ describe("moves and renames", () => {
       await synced(dbs.env);
 
       await dbs.source.query("delete from customers where id = $1", [gone.id]);
-      await changeSource(dbs.source, "customers", heir.id, { slug: gone.slug }, await sourceTime(dbs.source, 0));
+      await changeSource(dbs.source, "customers", heir.id, { slug: gone.slug }, 0);
       const report = await synced(dbs.env);
       expect(report.complete).toBe(true);
       expect((await served(dbs.env, `/api/customers/${gone.slug}`)).body.data.id).toBe(heir.id);
@@ -333,18 +322,10 @@ describe("moves and renames", () => {
   it(
     "serves a late customer's account once a full run brings the customer",
     async () => {
-      const { book } = accountWithHistory();
+      const { book, staff, broker } = accountWithHistory();
       const dbs = await withSource(book);
-      await dropSourceForeignKeys(dbs.source);
       await synced(dbs.env);
-      const late = new Book();
-      const customer = late.customer({ staff_id: book.staff[0]!.id, updated_at: "2020-01-01T00:00:00.000000Z" });
-      const account = late.account({
-        customer_id: customer.id,
-        broker_id: book.brokers[0]!.id,
-        updated_at: await sourceTime(dbs.source, 0),
-      });
-      await insertSource(dbs.source, "accounts", [account]);
+      const { customer } = await accountBeforeCustomer(dbs.source, { staff, broker }, 0, "2020-01-01T00:00:00.000000Z");
       expect(await synced(dbs.env)).toMatchObject({ pending_rows: 1 });
       await insertSource(dbs.source, "customers", [customer]);
       expect(await synced(dbs.env, "full")).toMatchObject({ pending_rows: 0 });

@@ -103,7 +103,7 @@ describe("the scheduled reconciliation", () => {
       );
       await insertSource(dbs.source, "transactions", trades);
       // Another account changes now, so the accounts cursor stands at the source's clock.
-      await changeSource(dbs.source, "accounts", account.id, { account_no: "MOVED" }, await sourceTime(dbs.source, 0));
+      await changeSource(dbs.source, "accounts", account.id, { account_no: "MOVED" }, 0);
       await runScheduled(dbs.env);
       // The account commits, stamped 20 minutes back: behind the cursor and its 5-minute overlap.
       await insertSource(dbs.source, "accounts", [{ ...lateAccount, updated_at: await sourceTime(dbs.source, -1200) }]);

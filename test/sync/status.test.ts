@@ -3,17 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Book } from "../support/book";
 import { STREAMS } from "../../src/sync/streams";
 import { getJson, runScheduled } from "../support/worker";
-import {
-  changeSource,
-  dropSourceForeignKeys,
-  insertSource,
-  postSync,
-  runWith,
-  sampleBook,
-  sourceTime,
-  synced,
-  withSource,
-} from "./helpers";
+import { accountBeforeCustomer, changeSource, postSync, runWith, sampleBook, synced, withSource } from "./helpers";
 
 const HEAVY = 120_000;
 const status = (env: Parameters<typeof getJson>[0], key: string | undefined = env.ADMIN_API_KEY) =>
@@ -60,15 +50,7 @@ describe("GET /api/sync/status", () => {
         total_value: "0",
       });
       const dbs = await withSource(book);
-      await dropSourceForeignKeys(dbs.source);
-      const late = new Book();
-      const customer = late.customer({ staff_id: staff.id });
-      const orphan = late.account({
-        customer_id: customer.id,
-        broker_id: broker.id,
-        updated_at: await sourceTime(dbs.source, -5),
-      });
-      await insertSource(dbs.source, "accounts", [orphan]);
+      const { customer, account: orphan } = await accountBeforeCustomer(dbs.source, { staff, broker }, -5);
       const run = await synced(dbs.env);
 
       const { status: code, body } = await status(dbs.env);
@@ -193,7 +175,7 @@ describe("GET /api/sync/status", () => {
       for (const s of later.streams) expect(s).toMatchObject({ lag_seconds: 0, caught_up: true });
 
       // A change stamped 30 s ago waits for the next run, and only its stream lags.
-      await changeSource(dbs.source, "transactions", book.transactions[0]!.id, { fee: "1" }, await sourceTime(dbs.source, -30));
+      await changeSource(dbs.source, "transactions", book.transactions[0]!.id, { fee: "1" }, -30);
       const waiting = await streamsOf(dbs.env);
       for (const s of waiting.streams) {
         if (s.stream !== "transactions") expect(s).toMatchObject({ lag_seconds: 0, caught_up: true });
