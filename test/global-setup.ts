@@ -21,7 +21,13 @@ const TEST_DATABASE = /^(investments|backoffice)_t[0-9a-f]+$/;
 const DROP_CONCURRENCY = 10;
 
 export default async function setup(project: TestProject) {
-  const server = await startLocalDbServer({ port: 0, pgUrl: process.env.TEST_PG_URL || undefined, prepareSpares: true });
+  // PGlite on two threads: two files run at once, and each keeps its databases busy.
+  const server = await startLocalDbServer({
+    port: 0,
+    pgUrl: process.env.TEST_PG_URL || undefined,
+    prepareSpares: true,
+    threads: 2,
+  });
   project.provide("localDbPort", server.port);
   if (project.vitest.projects.some((p) => p.name === "browser")) {
     const browser = await findChromium();

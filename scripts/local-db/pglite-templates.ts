@@ -11,6 +11,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promise
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { threadId } from "node:worker_threads";
 import { gunzip, gzip } from "node:zlib";
 import { type Family, migratePgliteDatabase, migrationsDigest } from "./schemas";
 
@@ -21,8 +22,8 @@ const pgliteVersion = (
 ).version;
 
 /**
- * A PGlite data directory packed small: dumped uncompressed (PGlite's own gzip runs on the main
- * thread, which serves every database) and compressed on libuv's thread pool instead.
+ * A PGlite data directory packed small: dumped uncompressed (PGlite's own gzip runs on the
+ * thread that serves the databases) and compressed on libuv's thread pool instead.
  */
 export async function packDump(db: PGlite): Promise<Buffer> {
   const tar = new Uint8Array(await (await db.dumpDataDir("none")).arrayBuffer());
@@ -74,8 +75,9 @@ export class PgliteTemplates {
       const packed = await packDump(db);
       this.#log(`built the ${family} template in ${Math.round(performance.now() - started)} ms`);
       await mkdir(this.#cacheDir, { recursive: true });
-      // Written under a unique name and renamed, so a concurrent server never reads half a file.
-      const partial = `${path}.${process.pid}.partial`;
+      // Written under a unique name and renamed, so a concurrent server (or another thread of
+      // this one, pglite-threads.ts) never reads half a file.
+      const partial = `${path}.${process.pid}.${threadId}.partial`;
       await writeFile(partial, packed);
       await rename(partial, path);
       for (const old of await readdir(this.#cacheDir)) {

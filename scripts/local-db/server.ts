@@ -12,6 +12,7 @@ import { bodyLimit } from "hono/body-limit";
 import { type Backend, toSqlError } from "./backend";
 import { PgBackend } from "./pg-backend";
 import { PgliteBackend } from "./pglite-backend";
+import { PgliteThreads } from "./pglite-threads";
 import { HttpError, parsePayload, parseSqlHeaders, type SqlHeaders } from "./request";
 import { errorJson, resultJson } from "./response";
 
@@ -26,8 +27,13 @@ export interface LocalDbServerOptions {
   dataDir?: string;
   /** In memory: have a few databases of each family ready before the first request (tests). */
   prepareSpares?: boolean;
-  /** PGlite: instances kept open at once (pglite-backend.ts); default 8. */
+  /** PGlite: instances kept open at once (pglite-backend.ts), per thread; default 8. */
   maxOpen?: number;
+  /**
+   * PGlite: worker threads the databases are spread over (pglite-threads.ts), for callers that
+   * keep several busy at once (the test suites); default none, every database on this thread.
+   */
+  threads?: number;
   log?: (msg: string) => void;
 }
 
@@ -51,9 +57,12 @@ type LocalDbContext = Context<{ Bindings: HttpBindings }>;
 
 export async function startLocalDbServer(options: LocalDbServerOptions = {}): Promise<LocalDbServer> {
   const log = options.log ?? (() => {});
+  const pglite = { dataDir: options.dataDir, prepareSpares: options.prepareSpares, maxOpen: options.maxOpen };
   const backend: Backend = options.pgUrl
     ? new PgBackend({ pgUrl: options.pgUrl, log })
-    : new PgliteBackend({ dataDir: options.dataDir, prepareSpares: options.prepareSpares, maxOpen: options.maxOpen, log });
+    : options.threads
+      ? new PgliteThreads(options.threads, pglite, log)
+      : new PgliteBackend({ ...pglite, log });
   const requests = new Map<string, number>();
   const faults = new Map<string, Fault>();
   /** Responses held open by the `timeout` fault, ended when the server closes. */
