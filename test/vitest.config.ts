@@ -17,6 +17,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { SlowFirst } from "./sequencer";
 import { textModules } from "./text-modules";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -58,6 +59,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
+    sequence: { sequencer: SlowFirst },
     restoreMocks: true,
     projects: [
       {
