@@ -23,7 +23,7 @@ const DROP_CONCURRENCY = 10;
 export default async function setup(project: TestProject) {
   // PGlite on two threads: two files run at once, and each keeps its databases busy. The
   // browser's Chromium is unpacked meanwhile (test/browser/chromium.ts).
-  const browsers = project.vitest.projects.some((p) => p.name === "node");
+  const browsers = project.vitest.projects.some((p) => p.name === "browser");
   const [server, browser] = await Promise.all([
     startLocalDbServer({ port: 0, pgUrl: process.env.TEST_PG_URL || undefined, prepareSpares: true, threads: 2 }),
     browsers ? findChromium() : undefined,

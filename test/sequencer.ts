@@ -8,9 +8,6 @@
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const SLOW = [
-  "test/browser/customer-page",
-  "test/browser/docs",
-  "test/node/pglite-reopen",
   "test/sync/reconcile",
   "test/sync/scheduled",
   "test/sync/random",

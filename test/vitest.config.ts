@@ -1,17 +1,18 @@
 /**
- * Three projects share one run and one local database server (global-setup.ts: PGlite on two
- * threads, or the PostgreSQL of TEST_PG_URL):
+ * Three projects share one run and one local database server (global-setup.ts: PGlite, or the
+ * PostgreSQL of TEST_PG_URL):
  * - "workers": the suites of test/ inside workerd through the Workers Vitest integration; its
  *   files share their workers (`isolate: false`), since starting a workerd per file cost more
  *   than most files' tests. That is safe because no test leaves state behind for another: each
  *   has its own databases, client addresses and cache origin, and mocks are restored after
  *   every test;
  * - "local-db": the local database server's own tests, inside workerd too, one worker per file;
- * - "node": the checks whose tools need Node (the OpenAPI validator generates code, which
- *   workerd forbids), and the pages in headless Chromium against `wrangler dev`, each browser
- *   file starting its own stack on a free port (test/browser/harness.ts).
- * Two files run at once, the known slow ones first (sequencer.ts): most of a test's time is
- * spent waiting on the database server, which runs in this process.
+ * - "node": the few checks whose tools need Node (the OpenAPI validator generates code, which
+ *   workerd forbids);
+ * - "browser": pages in headless Chromium against `wrangler dev`, each file starting its own
+ *   stack on free ports (test/browser/harness.ts).
+ * Two files run at once: most of a test's time is spent waiting on the database server, which
+ * runs in this process.
  */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
@@ -77,23 +78,25 @@ export default defineConfig({
       },
       // The server's own tests check the driver's parsing as a fresh isolate has it; drizzle
       // changes the driver's global parsers when it builds a client, so these keep isolation.
+      // They run after the others: one of them fills the server with databases on purpose.
       ...(process.env.BENCH
         ? []
         : [
             {
               plugins: [textModules(), worker()],
-              test: { name: "local-db", include: ["test/local-db/**/*.test.ts"], isolate: true, sequence: { groupOrder: 0 } },
+              test: { name: "local-db", include: ["test/local-db/**/*.test.ts"], isolate: true, sequence: { groupOrder: 1 } },
             },
           ]),
       {
-        // The checks that need Node, and the pages in Chromium: one project, so the browser files
-        // and the others share its two slots (Vitest runs one project's files after another's).
-        // wrangler dev and Chromium take a while to start on a busy machine.
         plugins: [textModules()],
+        test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"], sequence: { groupOrder: 0 } },
+      },
+      {
+        // wrangler dev and Chromium take a while to start on a busy machine.
         test: {
-          name: "node",
+          name: "browser",
           environment: "node",
-          include: ["test/node/**/*.test.ts", "test/browser/**/*.test.ts"],
+          include: ["test/browser/**/*.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 240_000,
           sequence: { groupOrder: 0 },
