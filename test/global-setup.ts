@@ -21,15 +21,16 @@ const TEST_DATABASE = /^(investments|backoffice)_t[0-9a-f]+$/;
 const DROP_CONCURRENCY = 10;
 
 export default async function setup(project: TestProject) {
-  // PGlite on two threads: two files run at once, and each keeps its databases busy. The
-  // browser's Chromium is unpacked meanwhile (test/browser/chromium.ts).
-  const browsers = project.vitest.projects.some((p) => p.name === "browser");
-  const [server, browser] = await Promise.all([
-    startLocalDbServer({ port: 0, pgUrl: process.env.TEST_PG_URL || undefined, prepareSpares: true, threads: 2 }),
-    browsers ? findChromium() : undefined,
-  ]);
+  // PGlite on two threads: two files run at once, and each keeps its databases busy.
+  const server = await startLocalDbServer({
+    port: 0,
+    pgUrl: process.env.TEST_PG_URL || undefined,
+    prepareSpares: true,
+    threads: 2,
+  });
   project.provide("localDbPort", server.port);
-  if (browser) {
+  if (project.vitest.projects.some((p) => p.name === "browser")) {
+    const browser = await findChromium();
     console.info(`browser tests: Chromium from ${browser.origin} (${browser.path})`);
     project.provide("chromium", browser);
   }

@@ -21,10 +21,11 @@ import { Mutex, PGlite, protocol } from "@electric-sql/pglite";
 import type { messages } from "@electric-sql/pglite";
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Backend, runBatch, type Statement, type StatementResult, toSqlError, type TransactionOptions } from "./backend";
 import { type Baseline, readBaseline, resetToBaseline } from "./pglite-recycle";
-import { packDump, type PgliteTemplates, templatesFor, unpackDump } from "./pglite-templates";
+import { packDump, PgliteTemplates, unpackDump } from "./pglite-templates";
 import { FAMILIES, type Family, familyOf, migratePgliteDatabase } from "./schemas";
 
 /** Instances kept open by default (`maxOpen`). */
@@ -74,7 +75,10 @@ export class PgliteBackend implements Backend {
     this.#dataDir = dataDir;
     this.#maxOpen = maxOpen;
     this.#log = log;
-    this.#templates = templatesFor(dataDir, log);
+    this.#templates = new PgliteTemplates(
+      dataDir ? join(dataDir, ".templates") : join(tmpdir(), "local-db-pglite-templates"),
+      log,
+    );
     // Tests ask for databases in pairs from their first moment: have spares ready by then,
     // made while the test runner starts its workers.
     if (!dataDir && prepareSpares)

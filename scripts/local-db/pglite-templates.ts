@@ -9,7 +9,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { threadId } from "node:worker_threads";
@@ -35,11 +34,6 @@ export async function packDump(db: PGlite): Promise<Buffer> {
 /** The `loadDataDir` input for a packed dump. */
 export async function unpackDump(packed: Buffer): Promise<Blob> {
   return new Blob([await promisify(gunzip)(packed)]);
-}
-
-/** The templates of a server that keeps its databases under `dataDir`, or in memory (the OS temp folder). */
-export function templatesFor(dataDir: string | undefined, log: (msg: string) => void): PgliteTemplates {
-  return new PgliteTemplates(dataDir ? join(dataDir, ".templates") : join(tmpdir(), "local-db-pglite-templates"), log);
 }
 
 export class PgliteTemplates {

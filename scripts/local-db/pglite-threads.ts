@@ -16,8 +16,6 @@ import {
   type TransactionOptions,
 } from "./backend";
 import type { PgliteBackendOptions } from "./pglite-backend";
-import { templatesFor } from "./pglite-templates";
-import { FAMILIES } from "./schemas";
 
 /** What a thread is asked to do: one of the Backend's methods, by name. */
 export interface ThreadCall {
@@ -36,16 +34,6 @@ export type ThreadReply =
 export type ThreadOptions = Omit<PgliteBackendOptions, "log">;
 
 export class PgliteThreads implements Backend {
-  /**
-   * Builds the template of each family first, once, so the threads find them cached instead of
-   * each building both at the same time (on a machine with none cached yet).
-   */
-  static async start(count: number, options: ThreadOptions, log: (msg: string) => void): Promise<PgliteThreads> {
-    const templates = templatesFor(options.dataDir, log);
-    await Promise.all(FAMILIES.map((family) => templates.dump(family)));
-    return new PgliteThreads(count, options, log);
-  }
-
   readonly #threads: Worker[];
   readonly #waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   #next = 0;

@@ -61,7 +61,7 @@ export async function startLocalDbServer(options: LocalDbServerOptions = {}): Pr
   const backend: Backend = options.pgUrl
     ? new PgBackend({ pgUrl: options.pgUrl, log })
     : options.threads
-      ? await PgliteThreads.start(options.threads, pglite, log)
+      ? new PgliteThreads(options.threads, pglite, log)
       : new PgliteBackend({ ...pglite, log });
   const requests = new Map<string, number>();
   const faults = new Map<string, Fault>();
