@@ -2,15 +2,15 @@
  * A page of what a customer's accounts received (README.md "Corporate actions, average cost, dividends and total return": cash dividends and share credits)
  * in one statement: the slug lookup, the total of all matches and the page. Served rows only
  * (src/db/served.ts): a live action in one of the customer's served accounts. Newest ex_date
- * first, then id descending, the order of corporate_actions_account_date_idx.
+ * first, then id descending (paged.ts), the order of corporate_actions_account_date_idx.
  */
 import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { CorporateAction, CorporateActionFilters, Lookup } from "./types";
 import { CorporateActionPage } from "../../schemas";
 import type { Db } from "../client";
-import { decodeExact } from "../exact-json";
-import { accounts, brokers, corporateActions, customers, staff } from "../schema";
+import { accounts, brokers, corporateActions, customers } from "../schema";
 import { live } from "../served";
+import { type PagedRow, pagedListOf, pagedListQuery } from "./paged";
 import { corporateActionJson, servedAccountOfCustomer } from "./shapes";
 
 // A type, not an interface: row types must be indexable records.
@@ -18,9 +18,6 @@ export type CorporateActionList = {
   total: number;
   data: CorporateAction[];
 };
-
-/** The page's actions as the driver parsed them: money as text, so no digit is lost (exact-json.ts). */
-type ActionsRow = { total: number; data: unknown };
 
 /** Undefined when no served customer has the slug. */
 export async function findCorporateActions(
@@ -31,11 +28,9 @@ export async function findCorporateActions(
   return corporateActionsOf((await corporateActionsQuery(db, slug, query)).rows);
 }
 
-/** The list of corporateActionsQuery's rows, money read with every digit; undefined without a row. */
-export function corporateActionsOf(rows: readonly ActionsRow[]): CorporateActionList | undefined {
-  const row = rows[0];
-  return row && { total: row.total, data: decodeExact(CorporateActionPage.shape.data, row.data) };
-}
+/** The list of corporateActionsQuery's rows; undefined without a row. */
+export const corporateActionsOf = (rows: readonly PagedRow[]): CorporateActionList | undefined =>
+  pagedListOf(CorporateActionPage.shape.data, rows);
 
 /**
  * The statement of findCorporateActions, not yet sent, so it can travel in a batch (the
@@ -52,23 +47,16 @@ export function corporateActionsQuery(db: Db, slug: Lookup, query: CorporateActi
     query.start_date ? gte(corporateActions.exDate, query.start_date) : undefined,
     query.end_date ? lte(corporateActions.exDate, query.end_date) : undefined,
   );
-  const served = sql`from ${corporateActions}
-    join ${accounts} on ${accounts.id} = ${corporateActions.accountId}
-    join ${brokers} on ${brokers.id} = ${accounts.brokerId}
-    where ${matching}`;
-
-  return db.execute<ActionsRow>(sql`
-    select
-      (select count(*)::int ${served}) as total,
-      coalesce((
-        select json_agg(page.action order by page.ex_date desc, page.id desc)
-        from (
-          select ${corporateActions.id} as id, ${corporateActions.exDate} as ex_date, ${corporateActionJson} as action
-          ${served}
-          order by ${corporateActions.exDate} desc, ${corporateActions.id} desc
-          limit ${query.per_page} offset ${(query.page - 1) * query.per_page}
-        ) page
-      ), '[]'::json) as data
-    from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
-    where ${customers.slug} = ${slug} and ${live(customers)}`);
+  return pagedListQuery(db, {
+    matching: sql`from ${corporateActions}
+      join ${accounts} on ${accounts.id} = ${corporateActions.accountId}
+      join ${brokers} on ${brokers.id} = ${accounts.brokerId}
+      where ${matching}`,
+    date: corporateActions.exDate,
+    id: corporateActions.id,
+    item: corporateActionJson,
+    owner: sql`${customers.slug} = ${slug} and ${live(customers)}`,
+    page: query.page,
+    perPage: query.per_page,
+  });
 }
