@@ -3,7 +3,7 @@
  * all, and the realized profit and loss summary.
  */
 import type { Aggregate } from "../db/queries";
-import { Count, Figure, Money, Section } from "./kit";
+import { Count, Figure, Money, MoneyFigure, Section } from "./kit";
 import { useView } from "./view";
 
 /** What the holdings are worth at the latest closes; nothing when there are no holdings. */
@@ -15,21 +15,17 @@ export function Valuation(props: { aggregate: Aggregate }) {
     <Section id="valuation" title={t.valuation}>
       {valuation.as_of === null ? <p>{t.noPrices}</p> : null}
       <dl class="cards">
-        <Figure name="market_value" term={t.marketValue}>
-          <Money value={valuation.market_value} />
+        <MoneyFigure name="market_value" term={t.marketValue} value={valuation.market_value}>
           {valuation.as_of === null ? null : (
             <small>
               {t.asOf} <time datetime={valuation.as_of}>{f.date(valuation.as_of)}</time>
             </small>
           )}
-        </Figure>
-        <Figure name="unrealized_pnl" term={t.unrealizedPnl}>
-          <Money value={valuation.unrealized_pnl} signed />
-        </Figure>
-        <Figure name="priced_cost" term={t.pricedCost}>
-          <Money value={valuation.priced_cost} />
+        </MoneyFigure>
+        <MoneyFigure name="unrealized_pnl" term={t.unrealizedPnl} value={valuation.unrealized_pnl} signed />
+        <MoneyFigure name="priced_cost" term={t.pricedCost} value={valuation.priced_cost}>
           {valuation.unpriced_holdings > 0 ? <small>{t.unpricedNote(f.count(valuation.unpriced_holdings))}</small> : null}
-        </Figure>
+        </MoneyFigure>
       </dl>
     </Section>
   );
@@ -50,18 +46,17 @@ export function Returns(props: { aggregate: Aggregate }) {
   return (
     <Section id="returns" title={t.returns}>
       <dl class="cards">
-        <Figure name="total_return" term={t.totalReturn}>
-          <Money value={stats.total_return} signed />
+        <MoneyFigure name="total_return" term={t.totalReturn} value={stats.total_return} signed>
           <small>{t.totalReturnParts}</small>
-        </Figure>
-        <Figure name="realized_pnl" term={t.realizedFifo}>
-          <Money value={stats.realized_pnl} signed />
-        </Figure>
-        <Figure name="realized_pnl_average_cost" term={t.realizedAverageCost}>
-          <Money value={stats.realized_pnl_average_cost} signed />
-        </Figure>
-        <Figure name="dividends" term={t.dividendsNet}>
-          <Money value={dividends.net} />
+        </MoneyFigure>
+        <MoneyFigure name="realized_pnl" term={t.realizedFifo} value={stats.realized_pnl} signed />
+        <MoneyFigure
+          name="realized_pnl_average_cost"
+          term={t.realizedAverageCost}
+          value={stats.realized_pnl_average_cost}
+          signed
+        />
+        <MoneyFigure name="dividends" term={t.dividendsNet} value={dividends.net}>
           {dividends.count === 0 ? (
             <small>{t.noDividends}</small>
           ) : (
@@ -79,7 +74,7 @@ export function Returns(props: { aggregate: Aggregate }) {
               </span>
             </small>
           )}
-        </Figure>
+        </MoneyFigure>
       </dl>
       <p>{t.realizedDiffer}</p>
     </Section>
@@ -92,9 +87,7 @@ export function Summary(props: { aggregate: Aggregate }) {
   return (
     <Section id="summary" title={t.summary}>
       <dl class="cards">
-        <Figure name="total_realized_pnl" term={t.realizedPnl}>
-          <Money value={s.total_realized_pnl} signed />
-        </Figure>
+        <MoneyFigure name="total_realized_pnl" term={t.realizedPnl} value={s.total_realized_pnl} signed />
         <Figure name="win_rate" term={t.winRate}>
           <data value={String(s.win_rate)}>{f.percent(s.win_rate)}</data>
           <small>{t.deals(f.count(s.win_deals), f.count(s.loss_deals), f.count(s.total_deals))}</small>
@@ -106,20 +99,14 @@ export function Summary(props: { aggregate: Aggregate }) {
             <data value={s.profit_factor.text}>{f.ratio(s.profit_factor)}</data>
           )}
         </Figure>
-        <Figure name="avg_win_pnl" term={t.avgWin}>
-          <Money value={s.avg_win_pnl} signed />
-        </Figure>
-        <Figure name="avg_loss_pnl" term={t.avgLoss}>
-          <Money value={s.avg_loss_pnl} signed />
-        </Figure>
+        <MoneyFigure name="avg_win_pnl" term={t.avgWin} value={s.avg_win_pnl} signed />
+        <MoneyFigure name="avg_loss_pnl" term={t.avgLoss} value={s.avg_loss_pnl} signed />
         <Figure name="avg_holding_days" term={t.avgHoldingDays}>
           <data value={`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`}>
             {t.holdingDaysValue(f.days(s.avg_holding_days_win), f.days(s.avg_holding_days_loss))}
           </data>
         </Figure>
-        <Figure name="total_fee_tax" term={t.feesAndTax}>
-          <Money value={s.total_fee_tax} />
-        </Figure>
+        <MoneyFigure name="total_fee_tax" term={t.feesAndTax} value={s.total_fee_tax} />
       </dl>
     </Section>
   );

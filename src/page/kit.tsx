@@ -74,6 +74,16 @@ export function Figure(props: { name: string; term: string; children: Child }) {
   );
 }
 
+/** A card whose figure is one amount, with what it may say under it. */
+export function MoneyFigure(props: { name: string; term: string; value: Decimal; signed?: boolean; children?: Child }) {
+  return (
+    <Figure name={props.name} term={props.term}>
+      <Money value={props.value} signed={props.signed} />
+      {props.children}
+    </Figure>
+  );
+}
+
 /** One column of a DataTable: its heading, and what it shows of a row. */
 export interface Column<R> {
   head: string;
