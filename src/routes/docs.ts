@@ -28,16 +28,17 @@ export const DOCUMENT_CONFIG = {
     // send readers nowhere. No licence URL for the same reason.
     license: { name: "Proprietary" },
   },
-  tags: [
-    { name: "Customers", description: "The customer's profile, and everything about them in one call" },
-    { name: "Portfolio", description: "Current holdings" },
-    { name: "Transactions", description: "Paginated, filterable trade history" },
-    { name: "Corporate actions", description: "Cash dividends and share credits the accounts received" },
-    { name: "Metrics", description: "Realized P&L statistics and trading-style analytics, computed at sync" },
-    { name: "Brokers", description: "Supported securities companies" },
-    { name: "Admin", description: "Operations that need the admin key (`X-Admin-Key`)" },
-    { name: "Operations", description: "Health checks and this documentation" },
-  ],
+  // In the order the reference lists them; each operation names its tag.
+  tags: Object.entries({
+    Customers: "The customer's profile, and everything about them in one call",
+    Portfolio: "Current holdings",
+    Transactions: "Paginated, filterable trade history",
+    "Corporate actions": "Cash dividends and share credits the accounts received",
+    Metrics: "Realized P&L statistics and trading-style analytics, computed at sync",
+    Brokers: "Supported securities companies",
+    Admin: "Operations that need the admin key (`X-Admin-Key`)",
+    Operations: "Health checks and this documentation",
+  }).map(([name, description]) => ({ name, description })),
 };
 
 const DOCUMENT_PATH = "/api/openapi.json";
