@@ -1,8 +1,9 @@
 /**
- * The demo's corporate calendar (DESIGN §6.1): a yearly cash dividend for most tickers, a few
- * stock dividends and one bonus issue. Fixed by ticker and year, with no random draw, so the
- * demo stays reproducible from its seed and the calendar is the same for every customer, as an
- * issuer's is. Customers receive what their positions are entitled to (generate.ts).
+ * The demo's corporate calendar (README.md "Corporate actions, average cost, dividends and total
+ * return"): a yearly cash dividend for most tickers, a few stock dividends and one bonus issue.
+ * Fixed by ticker and year, with no random draw, so the demo stays reproducible from its seed and
+ * the calendar is the same for every customer, as an issuer's is. Customers receive what their
+ * positions are entitled to (generate.ts).
  */
 import { TICKERS } from "./market";
 
@@ -57,8 +58,8 @@ export function corporateCalendar(days: readonly string[]): CorporateEvent[] {
 
 /**
  * Spreads `quantity` credited shares over lots with `remaining` shares as the service does
- * (DESIGN §6.1): floor(q * r / R) each, then one each to the largest remainders, ties to the
- * earlier lot. Returns each lot's share.
+ * (README.md "Corporate actions, average cost, dividends and total return"): floor(q * r / R) each,
+ * then one each to the largest remainders, ties to the earlier lot. Returns each lot's share.
  */
 export function spreadCredit(remaining: readonly number[], quantity: number): number[] {
   const total = remaining.reduce((s, r) => s + r, 0);

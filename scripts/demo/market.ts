@@ -1,7 +1,7 @@
 /**
  * The Vietnamese market the demo trades in: real brokers and listed tickers, ISIN codes, the
  * trading calendar, tick sizes, daily price limits and a simulated closing-price history.
- * Conventions: /work/shared/research/mission-anchors.md §3.
+ * Tick sizes and price limits follow the exchanges' rules (HOSE, HNX, UPCoM).
  */
 import type { Random } from "./random";
 

@@ -1,6 +1,6 @@
 /**
  * Random books for the property tests: realistic ones, and ones built to stress exactness
- * (DESIGN §6, issue 11): lots split into equal parts, quantities that are powers of two and
+ * (README.md "Realized P&L and analytics"): lots split into equal parts, quantities that are powers of two and
  * large primes, money at the numeric(20,4) limit, fees with 4 decimals, exact break-evens,
  * many equal deals.
  */
@@ -204,9 +204,10 @@ export const realisticBook = fc
 export const creditId = (n: number) => `cccccccc-0000-4000-8000-${String(n).padStart(12, "0")}`;
 
 /**
- * Share credits for a book (DESIGN §6.1): on random dates, on the dates of its trades (a buy's
- * and a sell's), before any trade, several on one date; quantities small, round, prime and at
- * the integer limit, so remainders tie and lots pass 2^31 shares.
+ * Share credits for a book (README.md "Corporate actions, average cost, dividends and total
+ * return"): on random dates, on the dates of its trades (a buy's and a sell's), before any trade,
+ * several on one date; quantities small, round, prime and at the integer limit, so remainders tie
+ * and lots pass 2^31 shares.
  */
 const creditsFor = (trades: readonly TradeInput[]): fc.Arbitrary<CreditInput[]> => {
   const tradeDates = [...new Set(trades.map((t) => t.trade_date))];
@@ -236,7 +237,10 @@ const creditsFor = (trades: readonly TradeInput[]): fc.Arbitrary<CreditInput[]> 
 export const withCredits = (book: fc.Arbitrary<TradeInput[]>): fc.Arbitrary<[TradeInput[], CreditInput[]]> =>
   book.chain((trades) => fc.tuple(fc.constant(trades), creditsFor(trades)));
 
-/** Cash dividends: amounts up to the schema's limit, tax from none to all of it (DESIGN §6.1). */
+/**
+ * Cash dividends: amounts up to the schema's limit, tax from none to all of it (README.md
+ * "Corporate actions, average cost, dividends and total return").
+ */
 export const dividends: fc.Arbitrary<DividendInput[]> = fc.array(
   fc
     .tuple(amount, fc.bigInt({ min: 0n, max: 100n }))

@@ -1,7 +1,8 @@
 /**
- * The reference: DESIGN §6 and §6.1 read literally with exact fractions, one deal object per
- * sell and one Fraction per figure, rounded once at the end. Slow and obvious, so the engine can
- * be checked against it on any book.
+ * The reference: README.md "Realized P&L and analytics" and README.md "Corporate actions, average
+ * cost, dividends and total return" read literally with exact fractions, one deal object per sell
+ * and one Fraction per figure, rounded once at the end. Slow and obvious, so the engine can be
+ * checked against it on any book.
  */
 import type { CreditInput, CustomerMetrics, Deal, DividendInput, TradeInput } from "../../src/domain";
 import { Decimal } from "../../src/domain/decimal";
@@ -20,7 +21,10 @@ function daysBetween(from: string, to: string): bigint {
   return BigInt((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-/** A trade or a share credit, in the one order DESIGN §6.1 gives them. */
+/**
+ * A trade or a share credit, in the one order README.md "Corporate actions, average cost, dividends
+ * and total return" gives them.
+ */
 type Event = { kind: "trade"; date: string; trade: TradeInput } | { kind: "credit"; date: string; credit: CreditInput };
 
 /** By date; on one date credits first, then buys, then sells; then id. */
@@ -115,9 +119,9 @@ export function referenceDeals(
 }
 
 /**
- * Realized P&L by moving average cost (DESIGN §6.1): per (account, stock) shares Q and cost C;
- * a buy adds shares and cost, a credit shares only, a sell of q matches m = min(q, Q) and adds
- * net * m / q - C * m / Q.
+ * Realized P&L by moving average cost (README.md "Corporate actions, average cost, dividends and
+ * total return"): per (account, stock) shares Q and cost C; a buy adds shares and cost, a credit
+ * shares only, a sell of q matches m = min(q, Q) and adds net * m / q - C * m / Q.
  */
 export function referenceAverageCost(trades: readonly TradeInput[], credits: readonly CreditInput[] = []): Fraction {
   const held = new Map<string, { shares: bigint; cost: Fraction }>();

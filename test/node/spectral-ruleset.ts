@@ -3,7 +3,7 @@
  * `spectral:oas` and the OWASP API Security Top 10 ruleset (`@stoplight/spectral-owasp-ruleset`),
  * less the rules that do not fit this API, each with the reason beside it.
  *
- * What the API is, for those reasons: read-only and key-less (DESIGN §9): a customer's data is
+ * What the API is, for those reasons: read-only and key-less (ARCHITECTURE.md "The slug is the capability"): a customer's data is
  * reached through an unguessable slug, the only inputs are path and query parameters (no
  * request body anywhere but the admin sync's, which has none), and the only credential is the
  * admin key of the two admin routes.
@@ -43,7 +43,7 @@ export const ruleset = {
     // Kept everywhere: generated clients choose their integer type from the format.
     // "owasp:api4:2023-integer-format"
 
-    // Key-less by design: the unguessable slug is the capability (DESIGN §9), and a security
+    // Key-less by design: the unguessable slug is the capability (ARCHITECTURE.md "The slug is the capability"), and a security
     // scheme on the public reads would tell clients to send a credential that does not exist.
     "owasp:api2:2023-read-restricted": "off",
     // Mass assignment is about request bodies, and this API takes none. The two open objects

@@ -1,9 +1,9 @@
 /**
- * The admin key (DESIGN §9, spec §5): anything but the configured key is 401 without reaching a
- * database or throwing, whatever its length or characters; wrong keys are throttled per client
- * (ADMIN_KEY_LIMITER, wrangler.toml: 10 per 60 s); a short configured key is reported as weak;
- * and neither the key nor a database password ever shows up in a log line or a response body,
- * whether the sync fails or succeeds.
+ * The admin key (ARCHITECTURE.md "The slug is the capability"; README.md "Configuration"): anything
+ * but the configured key is 401 without reaching a database or throwing, whatever its length or
+ * characters; wrong keys are throttled per client (ADMIN_KEY_LIMITER, wrangler.toml: 10 per 60 s);
+ * a short configured key is reported as weak; and neither the key nor a database password ever
+ * shows up in a log line or a response body, whether the sync fails or succeeds.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/env";

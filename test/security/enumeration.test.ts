@@ -1,5 +1,5 @@
 /**
- * Slug enumeration (DESIGN §9): slugs too random to guess, repeated 404s from one client
+ * Slug enumeration (ARCHITECTURE.md "The slug is the capability"): slugs too random to guess, repeated 404s from one client
  * throttled by the NOT_FOUND_LIMITER binding (wrangler.toml: 30 per 60 s) on the routes that look
  * slugs and accounts up, and only there, and a 404 that does not tell a malformed slug from an
  * unknown one, by its body or by what it costs.

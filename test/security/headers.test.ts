@@ -1,5 +1,5 @@
 /**
- * Response headers (DESIGN §9): every response, success or failure of any kind, carries the
+ * Response headers (ARCHITECTURE.md "The slug is the capability"): every response, success or failure of any kind, carries the
  * security headers; CORS follows CORS_ORIGINS (default "*"), and preflights are answered.
  */
 import { describe, expect, it } from "vitest";
