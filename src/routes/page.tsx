@@ -16,7 +16,7 @@ import type { AppEnv } from "../context";
 import { findCustomerPage } from "../db/queries";
 import { onError } from "../error-handler";
 import { AppError } from "../errors";
-import { CustomerPage } from "../page/customer-page";
+import { PageBody } from "../page/body";
 import { Document } from "../page/document";
 import { PageHeader } from "../page/header";
 import type { HistoryState } from "../page/history";
@@ -160,7 +160,7 @@ export const page = new Hono<AppEnv>()
         view,
         view.t.title(aggregate.customer.name),
         <PageHeader aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
-        <CustomerPage aggregate={aggregate} received={received} history={state} />,
+        <PageBody aggregate={aggregate} received={received} history={state} />,
       );
       return c.html(body, filters.success ? 200 : 400);
     }),

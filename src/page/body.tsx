@@ -12,7 +12,7 @@ import { Holdings } from "./holdings";
 import { Charts } from "./monthly";
 import { Received } from "./received";
 
-export function CustomerPage(props: { aggregate: Aggregate; received: ReceivedLists; history: HistoryState }) {
+export function PageBody(props: { aggregate: Aggregate; received: ReceivedLists; history: HistoryState }) {
   const { aggregate } = props;
   return (
     <>
