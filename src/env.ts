@@ -4,7 +4,7 @@
  * object (an isolate sees the same env on every request) rather than on every request.
  */
 import { z } from "zod";
-import { CronError, parseCron } from "./sync/schedule";
+import { CronError, parseCron } from "./cron";
 
 /**
  * The bindings of wrangler.toml and the secrets named in .dev.vars.example, as `wrangler types`

@@ -22,7 +22,7 @@ import { listHeld, listRejected, summarizeHeld, summarizeRejected, type ListedRo
 import { currentLease, holdsLiveLease } from "./lease";
 import { loadProgress } from "./reconcile";
 import type { Repaired } from "./report";
-import { nextFire, parseCron } from "./schedule";
+import { nextFire, parseCron } from "../cron";
 import { STREAMS, type StreamName } from "./streams";
 import type { SyncConfig } from "./run";
 

@@ -1,10 +1,10 @@
 /**
- * The reconciliation's schedule as the status reads it (src/sync/schedule.ts): the next time a
+ * The reconciliation's schedule as the status reads it (src/cron.ts): the next time a
  * Cron Trigger expression fires, against a reference that tries every minute.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CronError, nextFire, parseCron } from "../../src/sync/schedule";
+import { CronError, nextFire, parseCron } from "../../src/cron";
 
 const WEEKDAYS = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"];
 

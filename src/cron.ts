@@ -1,6 +1,8 @@
 /**
- * The reconciliation's schedule (SYNC_RECONCILE_CRON): a Cron Trigger expression, read here so
- * the status can say when the next complete reconciliation is due and whether it is overdue.
+ * Cron Trigger expressions, such as the reconciliation's schedule (SYNC_RECONCILE_CRON): checked
+ * when the configuration is read (src/env.ts), and read by the sync's status
+ * (src/sync/status.ts) to say when the next complete reconciliation is due and whether it is
+ * overdue. It depends on nothing, so both can use it.
  *
  * Cron Triggers run in UTC, with five fields: minute, hour, day of month, month, day of week.
  * Each field is `*`, a value, a range `a-b`, any of them with a step `/n`, or a list of those.
