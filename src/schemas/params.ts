@@ -7,8 +7,10 @@
  * same cost. Nothing malformed ever reaches SQL as a value; only NULL stands in for it.
  */
 import { z } from "@hono/zod-openapi";
-import type { Lookup } from "../db/queries/types";
 import { SERVABLE_SLUG, SERVABLE_SLUG_SQL, SLUG_MAX_LENGTH } from "../domain/slug";
+
+/** A path parameter as the queries receive it: the value, or null when it names nothing. */
+export type Lookup = string | null;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

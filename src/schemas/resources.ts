@@ -5,7 +5,6 @@
  * caught by those checks and `additionalProperties: false` in the document says so too.
  */
 import { z } from "@hono/zod-openapi";
-import type * as Read from "../db/queries/types";
 import type { Analytics as ComputedAnalytics } from "../domain/types";
 import { exactNumber, money } from "./decimal";
 
@@ -24,7 +23,7 @@ export const Broker = z
     name: z.string().openapi({ example: "SSI Securities Corporation" }),
     code: z.string().openapi({ description: "Short broker code, also the `broker` filter value", example: "SSI" }),
   })
-  .openapi("Broker") satisfies z.ZodType<Read.Broker>;
+  .openapi("Broker");
 
 export const Staff = z
   .strictObject({
@@ -32,7 +31,7 @@ export const Staff = z
     name: z.string().openapi({ example: "Nguyễn Thị Lan" }),
     email: z.string().openapi({ example: "lan@advisory.example" }),
   })
-  .openapi("Staff", { description: "The staff member who looks after the customer" }) satisfies z.ZodType<Read.Staff>;
+  .openapi("Staff", { description: "The staff member who looks after the customer" });
 
 export const Account = z
   .strictObject({
@@ -42,7 +41,7 @@ export const Account = z
     account_no: z.string().openapi({ example: "000C123456" }),
     broker: Broker,
   })
-  .openapi("Account", { description: "A linked securities account" }) satisfies z.ZodType<Read.Account>;
+  .openapi("Account", { description: "A linked securities account" });
 
 export const Customer = z
   .strictObject({
@@ -55,12 +54,10 @@ export const Customer = z
     staff: Staff,
     accounts: z.array(Account).openapi({ description: "Ordered by broker code, then account number" }),
   })
-  .openapi("Customer") satisfies z.ZodType<Read.Customer>;
+  .openapi("Customer");
 
 /** The account as embedded in a holding or a transaction. */
-export const AccountRef = z
-  .strictObject({ id, account_no: Account.shape.account_no, broker: Broker })
-  .openapi("AccountRef") satisfies z.ZodType<Read.AccountRef>;
+export const AccountRef = z.strictObject({ id, account_no: Account.shape.account_no, broker: Broker }).openapi("AccountRef");
 
 // ---------------------------------------------------------------------------------------------
 // Valuation at the latest closes (README.md "Valuation"): declared once here, used by Holding and Stats.
@@ -108,7 +105,7 @@ function valuationSchema() {
     .openapi("Valuation", {
       description:
         "What the holdings are worth at each stock's latest close; no price is ever estimated, and each holding shows its own `price_date`",
-    }) satisfies z.ZodType<Read.Valuation>;
+    });
 }
 
 export const Holding = z
@@ -122,7 +119,7 @@ export const Holding = z
     ...holdingValuation(),
     account: AccountRef,
   })
-  .openapi("Holding") satisfies z.ZodType<Read.Holding>;
+  .openapi("Holding");
 
 export const Transaction = z
   .strictObject({
@@ -138,7 +135,7 @@ export const Transaction = z
     personal_tax: money(0),
     account: AccountRef,
   })
-  .openapi("Transaction") satisfies z.ZodType<Read.Transaction>;
+  .openapi("Transaction");
 
 export const CorporateAction = z
   .strictObject({
@@ -162,7 +159,7 @@ export const CorporateAction = z
   .openapi("CorporateAction", {
     description:
       "What one account received from an issuer: a cash dividend (in `stats.dividends`, never in trading P&L) or a share credit (spread over the holding's open lots)",
-  }) satisfies z.ZodType<Read.CorporateAction>;
+  });
 
 export const Pagination = z
   .strictObject({
@@ -211,7 +208,7 @@ export const Stats = z
   })
   .openapi("Stats", {
     description: "Realized profit and loss statistics, and what the holdings are worth at the latest closes",
-  }) satisfies z.ZodType<Read.ServedStats>;
+  });
 
 export const Deal = z
   .strictObject({
