@@ -18,6 +18,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { holdingsPending, metricsPending, MIRRORED, pricesPending } from "../db/schema";
+import { sourceTables } from "../db/source";
 import { int, oneRow, texts, type Row, type Statement } from "./database";
 import { derivingFrom, STREAMS, type Stream, type StreamName } from "./streams";
 
@@ -65,20 +66,31 @@ const decodeApplied = (r: Row): Applied => ({
   goneSlugs: texts(r.gone_slugs),
 });
 
-/**
- * The stream's own SQL over relation names (src/sync/streams.ts), which holds no value: only
- * names from the stream's description and the schema.
- */
-const fragment = (text: string) => sql.raw(text);
 const commas = (parts: SQL[]) => sql.join(parts, sql`,\n`);
+/** A column or relation named in the stream's description (from the source schema), quoted. */
+const name = (identifier: string): SQL => sql`${sql.identifier(identifier)}`;
+/** `a, b, c`, each name qualified by `alias` when one is given. */
+const names = (identifiers: readonly string[], alias?: string) =>
+  sql.join(
+    identifiers.map((c) => (alias ? sql`${name(alias)}.${name(c)}` : name(c))),
+    sql`, `,
+  );
+/** The table of a stream: its name is the same in both databases. */
+const tableOf = (stream: StreamName) => sourceTables[stream];
+/** The relations of changed rows a statement's CTEs name (before and after the change). */
+const relations = (rels: readonly string[], of: (r: SQL) => SQL) =>
+  sql.join(
+    rels.map((r) => of(name(r))),
+    sql` union `,
+  );
 
 /** CTEs recording the work a change leaves: `rels` are relations of changed rows (before, after). */
-function pendingWork(stream: Stream, rels: string[]): SQL[] {
+function pendingWork(stream: Stream, rels: readonly string[]): SQL[] {
   const ctes: SQL[] = [];
   if (stream.customersOf) {
     ctes.push(sql`pending_customers as (
       insert into ${metricsPending} (customer_id, remerge)
-      select customer_id, ${stream.regroups ? sql`true` : sql`false`} from (${fragment(rels.map(stream.customersOf).join(" union "))}) as c(customer_id)
+      select customer_id, ${stream.regroups ? sql`true` : sql`false`} from (${relations(rels, stream.customersOf)}) as c(customer_id)
       where customer_id is not null
       on conflict (customer_id) do ${stream.regroups ? sql`update set remerge = true` : sql`nothing`}
     )`);
@@ -86,7 +98,7 @@ function pendingWork(stream: Stream, rels: string[]): SQL[] {
   if (stream.pricesOf) {
     ctes.push(sql`pending_prices as (
       insert into ${pricesPending} (stock_code)
-      select distinct stock_code from (${fragment(rels.map(stream.pricesOf).join(" union "))}) as p(stock_code)
+      select distinct stock_code from (${relations(rels, stream.pricesOf)}) as p(stock_code)
       on conflict (stock_code) do nothing
     )`);
   }
@@ -95,7 +107,7 @@ function pendingWork(stream: Stream, rels: string[]): SQL[] {
     ctes.push(sql`pending_holdings as (
       insert into ${holdingsPending} as p (account_id, stock_code, from_date)
       select account_id, stock_code, min(from_date)
-      from (${fragment(rels.map(stream.holdingsOf).join(" union "))}) as h(account_id, stock_code, from_date)
+      from (${relations(rels, stream.holdingsOf)}) as h(account_id, stock_code, from_date)
       group by account_id, stock_code
       on conflict (account_id, stock_code) do update
       set from_date = case when p.from_date is not null then least(p.from_date, excluded.from_date) end
@@ -106,64 +118,85 @@ function pendingWork(stream: Stream, rels: string[]): SQL[] {
 
 /** The page, one row per id (the latest version wins), read from one `jsonb` parameter: `rows`. */
 function pageCte(stream: Stream, rows: string, columns = stream.columns): SQL {
-  const record = ["id uuid", "updated_at timestamptz", "deleted_at timestamptz", ...columns.map((c) => `${c.name} ${c.type}`)];
+  // Each column's type is the source schema's own (`numeric(20, 4)`, `date`, ...).
+  const record = columns.map((c) => sql`, ${name(c.name)} ${sql.raw(c.type)}`);
   return sql`page as (
-    select distinct on (id) * from jsonb_to_recordset(${rows}::jsonb) as r(${fragment(record.join(", "))})
+    select distinct on (id) * from jsonb_to_recordset(${rows}::jsonb)
+      as r(id uuid, updated_at timestamptz, deleted_at timestamptz${sql.join(record)})
     order by id, updated_at desc
   )`;
 }
 
-function verdict(stream: Stream): string {
-  if (!stream.rules.length) return "null::text";
-  return `case ${stream.rules.map((r) => `when ${r.fails} then '${r.reason.replaceAll("'", "''")}'`).join(" ")} end`;
+/** The first failing rule's reason, or null for a row a ledger can hold. */
+function verdict(stream: Stream): SQL {
+  if (!stream.rules.length) return sql`null::text`;
+  return sql`case ${sql.join(
+    stream.rules.map((r) => sql`when ${r.fails} then ${r.reason}::text`),
+    sql` `,
+  )} end`;
 }
 
 function upsertStatement(stream: Stream, rows: string): SQL {
-  const { name, columns, derived } = stream;
+  const { table, columns, derived } = stream;
   const copied = columns.map((c) => c.name);
   const written = [...copied, ...(derived ? [derived.name] : []), MIRRORED.deletedAt, MIRRORED.rejected];
   const stored = [...written, MIRRORED.sourceUpdatedAt];
-  const children = derivingFrom(name);
+  const children = derivingFrom(stream.name);
+  const fromParent = derived
+    ? {
+        column: sql`, parent.${name(derived.column)} as ${name(derived.name)}`,
+        join: sql` left join ${tableOf(derived.stream)} parent on parent.id = page.${name(derived.foreignKey)}`,
+      }
+    : { column: sql``, join: sql`` };
   const ctes = [
     pageCte(stream, rows),
-    ...[
-      `incoming as (
-      select page.*, ${verdict(stream)} as ${MIRRORED.rejected}${derived ? `, parent.${derived.column} as ${derived.name}` : ""}
-      from page${derived ? ` left join ${derived.stream} parent on parent.id = page.${derived.foreignKey}` : ""}
+    sql`incoming as (
+      select page.*, ${verdict(stream)} as ${name(MIRRORED.rejected)}${fromParent.column}
+      from page${fromParent.join}
     )`,
-      `before as (select t.* from ${name} t where t.id in (select id from page))`,
-      `upserted as (
-      insert into ${name} as t (id, ${stored.join(", ")})
-      select id, ${written.join(", ")}, updated_at from incoming
-      on conflict (id) do update set ${stored.map((c) => `${c} = excluded.${c}`).join(", ")}
-      where (${stored.map((c) => `t.${c}`).join(", ")}) is distinct from (${stored.map((c) => `excluded.${c}`).join(", ")})
+    sql`before as (select t.* from ${table} t where t.id in (select id from page))`,
+    sql`upserted as (
+      insert into ${table} as t (id, ${names(stored)})
+      select id, ${names(written)}, updated_at from incoming
+      on conflict (id) do update set ${sql.join(
+        stored.map((c) => sql`${name(c)} = excluded.${name(c)}`),
+        sql`, `,
+      )}
+      where (${names(stored, "t")}) is distinct from (${names(stored, "excluded")})
       returning t.*, (t.xmax = 0) as inserted
     )`,
-      `changed_before as (select * from before where id in (select id from upserted))`,
-      // A parent that moved (an account to another customer) takes its children's copies along.
-      ...children.map(
-        (child) => `follow_${child.name} as (
-        update ${child.name} c set ${child.derived!.name} = u.${child.derived!.column} from upserted u
-        where c.${child.derived!.foreignKey} = u.id and c.${child.derived!.name} is distinct from u.${child.derived!.column}
+    sql`changed_before as (select * from before where id in (select id from upserted))`,
+    // A parent that moved (an account to another customer) takes its children's copies along.
+    ...children.map((child) => {
+      const { name: copy, foreignKey, column } = child.derived!;
+      return sql`${name(`follow_${child.name}`)} as (
+        update ${child.table} c set ${name(copy)} = u.${name(column)} from upserted u
+        where c.${name(foreignKey)} = u.id and c.${name(copy)} is distinct from u.${name(column)}
         returning c.id
-      )`,
-      ),
-    ].map(fragment),
+      )`;
+    }),
     ...pendingWork(stream, ["changed_before", "upserted"]),
   ];
   const newlyDeleted = sql`u.deleted_at is not null and b.deleted_at is null`;
-  const followed = children.map((c) => `, (select count(*) from follow_${c.name})::int as ${derivedColumn(c.name)}`).join("");
   const goneSlugs = stream.slug
-    ? `array(select b.${stream.slug} from changed_before b join upserted u using (id) where b.${stream.slug} is not null and b.${stream.slug} is distinct from u.${stream.slug})`
-    : "array[]::text[]";
+    ? sql`array(select b.${name(stream.slug)} from changed_before b join upserted u using (id)
+        where b.${name(stream.slug)} is not null and b.${name(stream.slug)} is distinct from u.${name(stream.slug)})`
+    : sql`array[]::text[]`;
   return sql`with ${commas(ctes)}
   select
     count(*) filter (where u.rejected is null and u.inserted)::int as inserted,
     count(*) filter (where u.rejected is null and not u.inserted and not (${newlyDeleted}))::int as updated,
     count(*) filter (where u.rejected is null and not u.inserted and ${newlyDeleted})::int as deleted,
     count(*) filter (where u.rejected is not null)::int as rejected,
-    ${fragment(goneSlugs)} as gone_slugs${fragment(followed)}
+    ${goneSlugs} as gone_slugs${countsOf(children, "follow")}
   from upserted u left join changed_before b on b.id = u.id`;
+}
+
+/** `, (select count(*) from follow_transactions)::int as derived_transactions`, one per child. */
+function countsOf(children: readonly Stream[], cte: "follow" | "unlink"): SQL {
+  return sql.join(
+    children.map((c) => sql`, (select count(*) from ${name(`${cte}_${c.name}`)})::int as ${name(derivedColumn(c.name))}`),
+  );
 }
 
 /**
@@ -178,16 +211,16 @@ function displaceStatement(stream: Stream, column: string, rows: string): SQL {
   const uniqueColumn = stream.columns.find((c) => c.name === column)!;
   const ctes = [
     pageCte(stream, rows, [uniqueColumn]),
-    fragment(`holders as (select t.* from ${stream.name} t join page p on t.${column} = p.${column} and t.id <> p.id)`),
-    fragment(`displaced as (update ${stream.name} t set ${column} = null where t.id in (select id from holders) returning t.id)`),
+    sql`holders as (select t.* from ${stream.table} t join page p on t.${name(column)} = p.${name(column)} and t.id <> p.id)`,
+    sql`displaced as (update ${stream.table} t set ${name(column)} = null where t.id in (select id from holders) returning t.id)`,
     ...pendingWork(stream, ["holders"]),
   ];
   return sql`with ${commas(ctes)}
   select 0 as inserted, 0 as updated, 0 as deleted, 0 as rejected,
-    array(select ${sql.identifier(column)} from holders) as gone_slugs,
+    array(select ${name(column)} from holders) as gone_slugs,
     -- Holders in the page are written again by the upsert, and counted there; the others only
     -- lost a value another row took.
-    (select count(*) from holders where id not in (select id from page))::int as ${sql.identifier(derivedColumn(stream.name))}`;
+    (select count(*) from holders where id not in (select id from page))::int as ${name(derivedColumn(stream.name))}`;
 }
 
 /** The statements that apply a page; `rows` is the page as JSON text, straight from the source. */
@@ -206,23 +239,23 @@ export function removeRows(stream: Stream, gone: SQL): Statement<Applied> {
   const children = derivingFrom(stream.name);
   const ctes = [
     sql`removed as (delete from ${stream.table} t where ${gone} returning t.*)`,
-    ...children.map((child) =>
-      fragment(`unlink_${child.name} as (
-        update ${child.name} c set ${child.derived!.name} = null
-        where c.${child.derived!.foreignKey} in (select id from removed) and c.${child.derived!.name} is not null
+    ...children.map((child) => {
+      const { name: copy, foreignKey } = child.derived!;
+      return sql`${name(`unlink_${child.name}`)} as (
+        update ${child.table} c set ${name(copy)} = null
+        where c.${name(foreignKey)} in (select id from removed) and c.${name(copy)} is not null
         returning c.id
-      )`),
-    ),
+      )`;
+    }),
     ...pendingWork(stream, ["removed"]),
   ];
   const goneSlugs = stream.slug
-    ? `array(select ${stream.slug} from removed where ${stream.slug} is not null)`
-    : "array[]::text[]";
-  const unlinked = children.map((c) => `, (select count(*) from unlink_${c.name})::int as ${derivedColumn(c.name)}`).join("");
+    ? sql`array(select ${name(stream.slug)} from removed where ${name(stream.slug)} is not null)`
+    : sql`array[]::text[]`;
   return oneRow(
     sql`with ${commas(ctes)}
   select 0 as inserted, 0 as updated, (select count(*) from removed)::int as deleted, 0 as rejected,
-    ${fragment(goneSlugs)} as gone_slugs${fragment(unlinked)}`,
+    ${goneSlugs} as gone_slugs${countsOf(children, "unlink")}`,
     decodeApplied,
   );
 }

@@ -10,7 +10,7 @@
  * the row's owned rows again although they did not change, and a reference (staff, broker)
  * soft-deleted hides nothing that refers to it.
  */
-import { getTableName } from "drizzle-orm";
+import { getTableName, type SQL, sql } from "drizzle-orm";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 import { sourceTables } from "../db/source";
 import { SERVABLE_SLUG_SQL } from "../domain/slug";
@@ -25,7 +25,7 @@ interface Column {
 
 /** A check on an incoming row (SQL over its columns, unqualified) and what to say when it fails. */
 export interface Rule {
-  fails: string;
+  fails: SQL;
   reason: string;
 }
 
@@ -49,12 +49,12 @@ export interface Stream {
    * this table (the target's columns): both the row's version before a change and after it.
    * None for a table no customer owns or stores metrics of (stock_prices).
    */
-  customersOf?: (r: string) => string;
+  customersOf?: (r: SQL) => SQL;
   /**
    * The stock codes whose latest close a row may change, as SQL over `r` (stock_prices): their
    * latest_prices row is brought up to date after the data (src/sync/prices.ts).
    */
-  pricesOf?: (r: string) => string;
+  pricesOf?: (r: SQL) => SQL;
   /**
    * True when a change can change which accounts a customer is served (servedAccount): those
    * customers merge all their holdings again instead of adjusting their stored merge.
@@ -64,7 +64,7 @@ export interface Stream {
    * The holdings whose metrics a row feeds, as SQL over `r`: (account_id, stock_code, the
    * trade date from which the holding's partial must be recomputed).
    */
-  holdingsOf?: (r: string) => string;
+  holdingsOf?: (r: SQL) => SQL;
   /** A column unique in the target whose value a row can take from another (customers.slug). */
   unique?: string;
   /** The column public reads (and their cache entries) are addressed by. */
@@ -87,33 +87,34 @@ function fromSource(name: StreamName): Pick<Stream, "name" | "table" | "columns"
   };
 }
 
-const notNegative = (column: string): Rule => ({ fails: `${column} < 0`, reason: `${column} is negative` });
+const notNegative = (column: string): Rule => ({ fails: sql`${sql.identifier(column)} < 0`, reason: `${column} is negative` });
 /** The API filters and shows stock codes uppercase (src/schemas/queries.ts): anything else could not be found. */
 const stockCode: Rule = {
-  fails: `stock_code !~ '^[A-Z0-9]{1,10}$'`,
+  fails: sql`stock_code !~ '^[A-Z0-9]{1,10}$'`,
   reason: "stock_code is not 1 to 10 uppercase letters or digits",
 };
 
-const customerOfAccount = (account: string) => `select customer_id from accounts where id = ${account}`;
+const { accounts, customers } = sourceTables;
+const customerOfAccount = (account: SQL) => sql`select customer_id from ${accounts} where id = ${account}`;
 
 export const STREAMS: readonly Stream[] = [
   {
     ...fromSource("brokers"),
     rules: [],
     // A broker's code and name are embedded in every account at it.
-    customersOf: (r) => `select a.customer_id from accounts a join ${r} on a.broker_id = ${r}.id`,
+    customersOf: (r) => sql`select a.customer_id from ${accounts} a join ${r} on a.broker_id = ${r}.id`,
     // An account is served only at a broker the target has.
     regroups: true,
   },
   {
     ...fromSource("staff"),
     rules: [],
-    customersOf: (r) => `select c.id from customers c join ${r} on c.staff_id = ${r}.id`,
+    customersOf: (r) => sql`select c.id from ${customers} c join ${r} on c.staff_id = ${r}.id`,
   },
   {
     ...fromSource("customers"),
-    rules: [{ fails: `slug !~ '${SERVABLE_SLUG_SQL}'`, reason: "slug cannot be served (1 to 64 letters, digits, _ or -)" }],
-    customersOf: (r) => `select id from ${r}`,
+    rules: [{ fails: sql`slug !~ ${SERVABLE_SLUG_SQL}`, reason: "slug cannot be served (1 to 64 letters, digits, _ or -)" }],
+    customersOf: (r) => sql`select id from ${r}`,
     regroups: true,
     unique: "slug",
     slug: "slug",
@@ -121,57 +122,57 @@ export const STREAMS: readonly Stream[] = [
   {
     ...fromSource("accounts"),
     rules: [],
-    customersOf: (r) => `select customer_id from ${r}`,
+    customersOf: (r) => sql`select customer_id from ${r}`,
     regroups: true,
   },
   {
     ...fromSource("holdings"),
     rules: [
-      { fails: "quantity < 0", reason: "quantity is negative" },
+      { fails: sql`quantity < 0`, reason: "quantity is negative" },
       notNegative("avg_cost"),
       notNegative("total_cost"),
       stockCode,
     ],
-    customersOf: (r) => customerOfAccount(`any(array(select account_id from ${r}))`),
+    customersOf: (r) => customerOfAccount(sql`any(array(select account_id from ${r}))`),
   },
   {
     ...fromSource("transactions"),
     // Denormalised so a customer's history is one index range scan (src/db/schema.ts).
     derived: { name: "customer_id", stream: "accounts", foreignKey: "account_id", column: "customer_id" },
     rules: [
-      { fails: "quantity <= 0", reason: "quantity is not positive" },
+      { fails: sql`quantity <= 0`, reason: "quantity is not positive" },
       notNegative("price"),
       notNegative("total_value"),
       notNegative("fee"),
       notNegative("personal_tax"),
       stockCode,
     ],
-    customersOf: (r) => customerOfAccount(`any(array(select account_id from ${r}))`),
-    holdingsOf: (r) => `select account_id, stock_code, trade_date from ${r}`,
+    customersOf: (r) => customerOfAccount(sql`any(array(select account_id from ${r}))`),
+    holdingsOf: (r) => sql`select account_id, stock_code, trade_date from ${r}`,
   },
   // What each account received (README.md "Corporate actions, average cost, dividends and total return"): owned by its account, like its trades.
   {
     ...fromSource("corporate_actions"),
     rules: [
       stockCode,
-      { fails: "type = 'share_dividend' and quantity <= 0", reason: "share credit quantity is not positive" },
-      { fails: "type = 'share_dividend' and (gross_amount <> 0 or tax <> 0)", reason: "share credit carries cash or tax" },
-      { fails: "type = 'cash_dividend' and quantity < 0", reason: "cash dividend quantity is negative" },
-      { fails: "type = 'cash_dividend' and gross_amount < 0", reason: "cash dividend gross_amount is negative" },
-      { fails: "type = 'cash_dividend' and tax < 0", reason: "cash dividend tax is negative" },
-      { fails: "type = 'cash_dividend' and tax > gross_amount", reason: "cash dividend tax is above its gross_amount" },
-      { fails: "pay_date < ex_date", reason: "pay_date is before ex_date" },
+      { fails: sql`type = 'share_dividend' and quantity <= 0`, reason: "share credit quantity is not positive" },
+      { fails: sql`type = 'share_dividend' and (gross_amount <> 0 or tax <> 0)`, reason: "share credit carries cash or tax" },
+      { fails: sql`type = 'cash_dividend' and quantity < 0`, reason: "cash dividend quantity is negative" },
+      { fails: sql`type = 'cash_dividend' and gross_amount < 0`, reason: "cash dividend gross_amount is negative" },
+      { fails: sql`type = 'cash_dividend' and tax < 0`, reason: "cash dividend tax is negative" },
+      { fails: sql`type = 'cash_dividend' and tax > gross_amount`, reason: "cash dividend tax is above its gross_amount" },
+      { fails: sql`pay_date < ex_date`, reason: "pay_date is before ex_date" },
     ],
-    customersOf: (r) => customerOfAccount(`any(array(select account_id from ${r}))`),
+    customersOf: (r) => customerOfAccount(sql`any(array(select account_id from ${r}))`),
     // A share credit changes its holding's FIFO lots from its ex_date on.
-    holdingsOf: (r) => `select account_id, stock_code, ex_date from ${r} where type = 'share_dividend'`,
+    holdingsOf: (r) => sql`select account_id, stock_code, ex_date from ${r} where type = 'share_dividend'`,
   },
   // Closes: a reference no customer owns. A price is a valuation, never P&L: a change only
   // marks its stock's latest close for refreshing, and touches no customer's stored metrics.
   {
     ...fromSource("stock_prices"),
-    rules: [{ fails: "close_price <= 0", reason: "close_price is not positive" }, stockCode],
-    pricesOf: (r) => `select stock_code from ${r}`,
+    rules: [{ fails: sql`close_price <= 0`, reason: "close_price is not positive" }, stockCode],
+    pricesOf: (r) => sql`select stock_code from ${r}`,
   },
 ];
 
