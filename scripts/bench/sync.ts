@@ -20,6 +20,7 @@
  * schema. The machine is shared, so the ratio to the floor is the figure to compare, not the
  * seconds.
  */
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { pathToFileURL } from "node:url";
 import { generateDemoBookChunks, UNPRICED_TICKER } from "../demo/generate";
@@ -136,7 +137,7 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
     const sourcePg = await connect(sourceDb);
     const targetPg = await connect(targetDb);
     const clock = async () =>
-      (await sourcePg.query(`select ${render(isoMicros("clock_timestamp()")).sql} as at`)).rows[0].at as string;
+      (await sourcePg.query(`select ${render(isoMicros(sql`clock_timestamp()`)).sql} as at`)).rows[0].at as string;
     /** Lets the overlap window pass the last changes, then an untimed run moves every bound past them. */
     const settle = async () => {
       await new Promise((resolve) => setTimeout(resolve, (OVERLAP_SECONDS + 1) * 1000));

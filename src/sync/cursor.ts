@@ -52,12 +52,8 @@ export interface Page {
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 const BEFORE_EVERYTHING: Key = { updatedAt: "-infinity", id: NIL_UUID };
 
-/**
- * SQL for a timestamptz as UTC ISO text with all six fractional digits, whatever the session's
- * settings; `expr` is a column or SQL (text is taken as SQL, never as a value).
- */
-export const isoMicros = (expr: SQLWrapper | string): SQL =>
-  sql`to_char((${typeof expr === "string" ? sql.raw(expr) : expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/** SQL for a timestamptz (a column or SQL) as UTC ISO text with all six fractional digits, whatever the session's settings. */
+export const isoMicros = (expr: SQLWrapper): SQL => sql`to_char((${expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** Where a stream's read starts this run. */
 export interface Start {
@@ -96,7 +92,7 @@ export function loadStarts(): Statement<(stream: StreamName) => Start> {
 }
 
 /** The source's clock now: a run's upper bound (rows stamped later wait for the next run). */
-export const sourceClock = () => oneRow(sql`select ${isoMicros("clock_timestamp()")} as now`, (r) => text(r.now));
+export const sourceClock = () => oneRow(sql`select ${isoMicros(sql`clock_timestamp()`)} as now`, (r) => text(r.now));
 
 export async function readUpperBound(source: SyncDatabase): Promise<string> {
   const [bound] = await source.run([sourceClock()]);
@@ -123,7 +119,7 @@ export function firstUnapplied(streams: readonly Stream[], cursorOf: (stream: St
   });
   return manyRows(
     sql`with clock as (select clock_timestamp() as now), firsts(stream, first) as (values ${sql.join(firsts, sql`, `)})
-       select stream, ${isoMicros("first")} as first_at, ${isoMicros("clock.now")} as now,
+       select stream, ${isoMicros(sql`first`)} as first_at, ${isoMicros(sql`clock.now`)} as now,
          case when first is null then 0 else greatest(0, floor(extract(epoch from clock.now - first)))::int end as lag
        from firsts, clock`,
     (r) => ({ stream: text(r.stream) as StreamName, firstAt: textOrNull(r.first_at), now: text(r.now), lag: int(r.lag) }),
@@ -195,7 +191,7 @@ export function sourceRows(
          (select count(*) from page)::int as fetched,
          count(*)::int as kept,
          coalesce('[' || string_agg(doc, ',' order by n) || ']', '[]') as rows,
-         (array_agg(${isoMicros("updated_at")} order by n desc))[1] as last_updated_at,
+         (array_agg(${isoMicros(sql`updated_at`)} order by n desc))[1] as last_updated_at,
          (array_agg(id order by n desc))[1] as last_id
        from kept`,
     (r) => ({

@@ -43,8 +43,8 @@ interface Range {
 function rowText(stream: Stream, updatedAt: string): SQL {
   const values = [
     sql`id::text`,
-    isoMicros(updatedAt),
-    isoMicros("deleted_at"),
+    isoMicros(sql.identifier(updatedAt)),
+    isoMicros(sql`deleted_at`),
     ...stream.columns.map((c) =>
       c.type === "date" ? sql`to_char(${sql.identifier(c.name)}, 'YYYY-MM-DD')` : sql`${sql.identifier(c.name)}::text`,
     ),

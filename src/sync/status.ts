@@ -99,7 +99,7 @@ const lastRuns = () =>
   manyRows(
     sql`select r.id, r.trigger, r.mode,
          case when r.outcome = 'running' and not ${holdsLiveLease(sql`r.id`)} then 'died' else r.outcome end as outcome,
-         ${isoMicros("r.started_at")} as started_at, ${isoMicros("r.finished_at")} as finished_at,
+         ${isoMicros(sql`r.started_at`)} as started_at, ${isoMicros(sql`r.finished_at`)} as finished_at,
          (extract(epoch from r.finished_at - r.started_at) * 1000)::int as duration_ms,
          r.synced_rows, r.derived_rows, r.rejected_rows, r.pending_rows, r.error
        from ${syncRuns} r order by r.started_at desc limit ${LISTED}`,
@@ -122,15 +122,15 @@ const lastRuns = () =>
 /** The last complete reconciliation, the one under way (its start), and the first run ever (when none completed). */
 const reconciliationHistory = () =>
   manyRows(
-    sql`select 'complete' as kind, trigger, ${isoMicros("started_at")} as started_at, ${isoMicros("finished_at")} as finished_at,
+    sql`select 'complete' as kind, trigger, ${isoMicros(sql`started_at`)} as started_at, ${isoMicros(sql`finished_at`)} as finished_at,
          (extract(epoch from finished_at - started_at) * 1000)::int as duration_ms, runs, compared_ranges, repaired_ranges,
          repaired::text as repaired
        from (select * from ${reconciliations} where finished_at is not null order by finished_at desc limit 1) done
        union all
-       select 'open', trigger, ${isoMicros("started_at")}, null, null, runs, compared_ranges, repaired_ranges, null
+       select 'open', trigger, ${isoMicros(sql`started_at`)}, null, null, runs, compared_ranges, repaired_ranges, null
        from (select * from ${reconciliations} where finished_at is null order by started_at desc limit 1) open
        union all
-       select 'first_run', trigger, ${isoMicros("started_at")}, null, null, 0, 0, 0, null
+       select 'first_run', trigger, ${isoMicros(sql`started_at`)}, null, null, 0, 0, 0, null
        from (select * from ${syncRuns} order by started_at limit 1) first`,
     (r) => ({
       kind: text(r.kind) as "complete" | "open" | "first_run",

@@ -34,7 +34,7 @@ import { holdingValuation, latestCloses, unrealizedUnits, valuationOf } from "..
 import { getJson } from "../support/worker";
 
 /** A timestamptz expression as the sync formats it (src/sync/cursor.ts), as SQL text. */
-const micros = (expr: string) => render(isoMicros(expr)).sql;
+const micros = (expr: string) => render(isoMicros(drizzleSql.raw(expr))).sql;
 /** Account `a` is served as customer `m.customer_id`'s (src/db/served.ts), as SQL text. */
 const SERVED_ACCOUNT = render(servedAccount(alias(targetAccounts, "a"), drizzleSql.raw("m.customer_id"))).sql;
 
