@@ -9,6 +9,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { MIRRORED } from "../db/schema";
 import { int, manyRows, oneRow, text, type Statement } from "./database";
+import type { ListedRow, Summary } from "./schemas";
 import { STREAMS, type Stream, type StreamName } from "./streams";
 
 const tableOf = (name: StreamName) => STREAMS.find((s) => s.name === name)!.table;
@@ -33,14 +34,6 @@ function heldRows(stream: Stream): SQL[] {
 
 const HELD = sql.join(STREAMS.flatMap(heldRows), sql` union all `);
 
-export interface ListedRow {
-  stream: StreamName;
-  id: string;
-  reason: string;
-  /** How long ago (target clock) the row's version was stamped in the source: how long it has waited. */
-  age_seconds: number;
-}
-
 const listed = (r: Record<string, unknown>): ListedRow => ({
   stream: text(r.stream) as StreamName,
   id: text(r.id),
@@ -51,11 +44,6 @@ const listed = (r: Record<string, unknown>): ListedRow => ({
 const AGE = sql`greatest(0, floor(extract(epoch from now() - changed_at)))::int`;
 
 /** How many rows a listing holds, and the age of the oldest (null when none). */
-export interface Summary {
-  count: number;
-  oldest_age_seconds: number | null;
-}
-
 const summary = (rows: SQL): Statement<Summary> =>
   oneRow(sql`select count(*)::int as n, max(${AGE}) as oldest from (${rows}) r`, (r) => ({
     count: int(r.n),

@@ -12,39 +12,12 @@
  * change reports 0 of each.
  */
 import type { Applied } from "./apply";
+import type { Mode, StreamReport, SyncReport } from "./schemas";
 import { STREAMS, type StreamName } from "./streams";
 
+export type { Mode, Repaired, SyncReport } from "./schemas";
+
 export type Trigger = "manual" | "cron" | "chain" | "start";
-export type Mode = "delta" | "full";
-
-/** Rows a reconciliation's repairs wrote in one table. */
-export interface Repaired {
-  inserted: number;
-  updated: number;
-  deleted: number;
-}
-
-export interface StreamReport {
-  inserted: number;
-  updated: number;
-  deleted: number;
-  rejected: number;
-  /** Rows of this table changed only because another row changed (not in synced_rows). */
-  derived: number;
-  /** Transactions committed: delta pages and reconciliation repairs. */
-  pages: number;
-}
-
-export interface ReconciliationReport {
-  /** Id ranges whose checksums were compared in both databases. */
-  compared_ranges: number;
-  /** Ranges that differed and were repaired row by row. */
-  repaired_ranges: number;
-  /** Rows the repairs inserted, updated or deleted (part of synced_rows). */
-  repaired_rows: number;
-  /** True when every table has been compared to its end. */
-  done: boolean;
-}
 
 /** What a run did for the reconciliation under way (src/sync/reconcile.ts returns it). */
 export interface ReconcileWork {
@@ -53,33 +26,6 @@ export interface ReconcileWork {
   done: boolean;
   /** What each committed repair applied, per table. */
   repairs: readonly { stream: StreamName; applied: Applied }[];
-}
-
-export interface SyncReport {
-  run_id: string;
-  mode: Mode;
-  complete: boolean;
-  synced_rows: number;
-  /** Rows changed only because another row changed (a moved account's trades), apart from synced_rows. */
-  derived_rows: number;
-  /** Rows this run set aside as no ledger can hold them (listed by GET /api/sync/status). */
-  rejected_rows: number;
-  /** Rows held after the run because a parent is not in the target (yet). */
-  pending_rows: number;
-  duration_ms: number;
-  /** Of duration_ms, the time spent recomputing stored metrics. */
-  metrics_ms: number;
-  streams: Record<StreamName, StreamReport>;
-  /** Present when the run compared source and target (mode=full, or one under way). */
-  reconciliation: ReconciliationReport | null;
-  /** Holdings whose partial metrics were recomputed from their trades. */
-  holdings_recomputed: number;
-  /** Customers whose stored metrics were merged again. */
-  metrics_recomputed: number;
-  /** Customers whose cached responses were invalidated. */
-  changed_customers: number;
-  /** Stock codes whose latest close changed: their holders' valuations, not their P&L. */
-  prices_changed: number;
 }
 
 /** Adds up what a run did as it goes, and remembers which served data became stale. */

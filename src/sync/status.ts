@@ -18,11 +18,11 @@ import { Budget } from "./budget";
 import { cursorPositions, firstUnapplied, isoMicros, type Key } from "./cursor";
 import { int, manyRows, sourceDatabase, targetDatabase, text, textOrNull } from "./database";
 import { SyncError } from "./errors";
-import { listHeld, listRejected, summarizeHeld, summarizeRejected, type ListedRow, type Summary } from "./held";
+import { listHeld, listRejected, summarizeHeld, summarizeRejected } from "./held";
 import { currentLease, holdsLiveLease } from "./lease";
 import { loadProgress } from "./reconcile";
-import type { Repaired } from "./report";
 import { nextFire, parseCron } from "../cron";
+import type { ReconciliationStatus, Repaired, RunSummary, StreamStatus, SyncStatus } from "./schemas";
 import { STREAMS, type StreamName } from "./streams";
 import type { SyncConfig } from "./run";
 
@@ -34,66 +34,6 @@ const LISTED = 50;
  * of a million trades took under 3 minutes).
  */
 export const RECONCILE_GRACE_MS = 2 * 3_600_000;
-
-export interface RunSummary {
-  id: string;
-  trigger: string;
-  mode: string;
-  outcome: "running" | "complete" | "partial" | "failed" | "died";
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number | null;
-  synced_rows: number;
-  derived_rows: number;
-  rejected_rows: number;
-  pending_rows: number;
-  error: string | null;
-}
-
-export interface StreamStatus {
-  stream: StreamName;
-  cursor: string | null;
-  /** `updated_at` of the first source row past the cursor: the oldest change not applied yet. */
-  oldest_unapplied_at: string | null;
-  lag_seconds: number | null;
-  /** True when no source row is past the cursor; null when the source cannot be read. */
-  caught_up: boolean | null;
-  /** Why the lag is unknown (null when known). */
-  lag_unknown_reason: string | null;
-}
-
-export interface CompletedReconciliation {
-  trigger: string;
-  started_at: string;
-  finished_at: string;
-  duration_ms: number;
-  runs: number;
-  compared_ranges: number;
-  repaired_ranges: number;
-  repaired: ({ stream: StreamName } & Repaired)[];
-}
-
-export interface ReconciliationStatus {
-  /** The Cron Trigger that runs it (UTC). */
-  schedule: string;
-  under_way: boolean;
-  started_at: string | null;
-  tables: { stream: StreamName; after_id: string | null }[];
-  last_complete: CompletedReconciliation | null;
-  /** When a complete reconciliation should have ended by: the schedule's next time after the last one, plus a grace. */
-  due_by: string | null;
-  overdue: boolean;
-}
-
-export interface SyncStatus {
-  lease: { held: boolean; expires_at: string | null };
-  source_clock: string | null;
-  streams: StreamStatus[];
-  runs: RunSummary[];
-  reconciliation: ReconciliationStatus;
-  held: Summary & { rows: ListedRow[] };
-  rejected: Summary & { rows: ListedRow[] };
-}
 
 const lastRuns = () =>
   manyRows(
