@@ -85,14 +85,23 @@ describe("holding partials", () => {
   });
 
   it("merge to computeMetrics of the whole book, or to null, after changing one holding", () => {
-    let nulls = 0;
+    // Undecided merges (null) per kind of book.
+    const undecided = { edge: { nulls: 0, merges: 0 }, realistic: { nulls: 0, merges: 0 } };
+    const tagged = fc.oneof(
+      edgeBook.map((trades) => ({ kind: "edge" as const, trades })),
+      realisticBook.map((trades) => ({ kind: "realistic" as const, trades })),
+    );
     fc.assert(
-      fc.property(books, change, (trades, c) => {
+      fc.property(tagged, change, ({ kind, trades }, c) => {
+        const count = (merged: unknown) => {
+          undecided[kind].merges++;
+          if (merged === null) undecided[kind].nulls++;
+          return merged !== null;
+        };
         const holdings = byHolding(trades);
         const partials = new Map<string, HoldingPartial>([...holdings].map(([key, ts]) => [key, holdingPartial(ts)]));
         const before = mergePartials([...partials.values()]);
-        if (before === null) nulls++;
-        else expect(before).toEqual(computeMetrics(trades));
+        if (count(before)) expect(before).toEqual(computeMetrics(trades));
 
         const keys = [...holdings.keys()];
         const key = keys[c.pick % Math.max(keys.length, 1)];
@@ -114,13 +123,17 @@ describe("holding partials", () => {
         holdings.set(key, next);
         partials.set(key, holdingPartial(next));
         const after = mergePartials([...partials.values()]);
-        if (after === null) nulls++;
-        else expect(after).toEqual(computeMetrics([...holdings.values()].flat()));
+        if (count(after)) expect(after).toEqual(computeMetrics([...holdings.values()].flat()));
       }),
       { numRuns: BOOKS },
     );
-    // Undecided figures need an exact tie within ~10^-20 đồng: only constructed books get there.
-    expect(nulls).toBeLessThan(BOOKS / 10);
+    // A merge is undecided when a figure lies within the fixed scale's error bound of a rounding
+    // boundary: an exact tie within ~10^-20 đồng, or an average cost left inexact by many sells.
+    // Realistic books never get there. The edge books are built to (ties, powers of two, lots at
+    // the limits): 5.5% to 8.5% of their merges over 16 seeds; far more would mean the fast path
+    // had stopped deciding.
+    expect(undecided.realistic.nulls).toBe(0);
+    expect(undecided.edge.nulls).toBeLessThan(undecided.edge.merges * 0.2);
   });
 
   it("never leave a realistic book undecided", () => {
