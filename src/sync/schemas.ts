@@ -21,7 +21,7 @@ const StreamReport = z
     derived: count.openapi({
       description: "Rows of this table changed only because another row changed (a moved account's trades); not in synced_rows",
     }),
-    pages: count,
+    pages: count.openapi({ description: "Transactions committed: delta pages and reconciliation repairs" }),
   })
   .openapi("SyncStreamReport");
 
@@ -43,15 +43,15 @@ export const SyncData = z.strictObject({
   streams: perStream(StreamReport),
   reconciliation: z
     .strictObject({
-      compared_ranges: count,
-      repaired_ranges: count,
+      compared_ranges: count.openapi({ description: "Id ranges whose checksums were compared in both databases" }),
+      repaired_ranges: count.openapi({ description: "Ranges that differed and were repaired row by row" }),
       repaired_rows: count.openapi({ description: "Rows the repairs inserted, updated or deleted (part of synced_rows)" }),
       done: z.boolean().openapi({ description: "True when this run compared the last table: the reconciliation is complete" }),
     })
     .nullable()
     .openapi({ description: "Present when the run compared source and target (mode=full, or one under way)" }),
-  holdings_recomputed: count,
-  metrics_recomputed: count,
+  holdings_recomputed: count.openapi({ description: "Holdings whose partial metrics were recomputed from their trades" }),
+  metrics_recomputed: count.openapi({ description: "Customers whose stored metrics were merged again" }),
   changed_customers: count.openapi({ description: "Customers whose cached responses were invalidated" }),
   prices_changed: count.openapi({
     description:
