@@ -19,14 +19,14 @@ export interface BudgetLimits {
   reconcileCompareRows: number;
   /**
    * Trades loaded per metrics batch (a holding with more is loaded alone). The next batch is
-   * read while one is worked on, so two are in memory: 10,000 each kept the scale benchmark's
-   * runs under a 48 MB heap, where 20,000 ran out of it.
+   * read while one is worked on, so two are in memory; the default keeps a run under a 48 MB
+   * heap (README.md "Why the sync's limits are what they are").
    */
   metricsTrades: number;
   /**
    * Customers per metrics batch: each comes with its merged partial (monthly maps, every served
-   * holding's top deals), a few kB. Two batches are in memory (the next is read ahead): 100
-   * each kept the scale benchmark's runs under a 48 MB heap.
+   * holding's top deals), a few kB. Two batches are in memory (the next is read ahead); the
+   * default keeps a run under a 48 MB heap.
    */
   metricsCustomers: number;
   /** Any single database request taking longer counts as the database being unavailable. */
@@ -41,7 +41,7 @@ const DEFAULT_LIMITS: BudgetLimits = {
   pageRows: 10_000,
   pageBytes: 4 * 1024 * 1024,
   reconcileLeafRows: 2_000,
-  // One checksum of the million-trade book's transactions took 3.4 s on each side (README).
+  // A checksum this size takes seconds on each side (README.md "Why the sync's limits are what they are").
   reconcileCompareRows: 500_000,
   metricsTrades: 10_000,
   metricsCustomers: 100,

@@ -74,20 +74,15 @@ const ofServedAccounts = (table: typeof holdingMetrics | typeof holdingChanges):
 
 /** One partial of customer `c.id`'s served holdings, added up in the target (src/sync/merge-sql.ts). */
 const MERGED_PARTIAL = mergedPartial(
-  // Read once per field (500 customers of 10 holdings: 1.33 s -> 0.55 s copied).
+  // Each stored partial is copied once, then read once per field (README.md "Why the sync's limits are what they are").
   sql`select ${copied(sql`h.partial`)} as p from ${ofServedAccounts(holdingMetrics)} h`,
 );
 
 /**
  * A stored merge is adjusted while at most one in this many of the customer's holdings changed;
  * beyond that, merging them all in the target costs less. A change brings two partials to the
- * Worker; the merge adds a holding up where it lies and sends one partial per customer. In the
- * sync benchmark's trading day (24 holdings a customer, ~4 changed) adjusting took 2.3 s for
- * 755 customers against 2.8 s merged; in the scale benchmark's (10 holdings a customer, all
- * changed) reading the changes took 1.0 s per 100 customers, and the day's metrics 120.8 s
- * against 57.0 s merged. With the changes' partials copied before their months are compared,
- * merging all 2,345 holdings of 100 customers still took 210 ms of database time against
- * 470-500 ms to read them as changes.
+ * Worker; the merge adds a holding up where it lies and sends one partial per customer. The
+ * benchmarks that set the ratio: README.md "Why the sync's limits are what they are".
  */
 const ADJUST_WHILE_CHANGED = 4;
 
@@ -104,8 +99,8 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
       sql`select b.customer_id, c.id is not null as present, c.slug, b.waiting::int as waiting,
            case when x.adjust then m.partial::text end as merged,
            case when x.adjust then (
-             -- apartFrom reads the other side once per month (a batch of the sync benchmark's
-             -- trading day, 100 customers adjusted: 225 ms -> 93 ms copied).
+             -- apartFrom reads the other side once per month, so each side is copied once first
+             -- (README.md "Why the sync's limits are what they are").
              with pairs as materialized (
                select ${copied(sql`h.merged`)} as merged, ${copied(sql`hm.partial`)} as partial
                from ${ofServedAccounts(holdingChanges)} h

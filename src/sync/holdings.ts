@@ -29,8 +29,8 @@ import { afterLast, type Batch, readAhead } from "./read-ahead";
 
 /**
  * Holdings per batch at most, however few trades they have: one that continues comes with its
- * stored partial, parsed, continued and written back, so 500 of them took more than a 48 MB heap
- * in the scale benchmark's trading day (when all open lots came too); 200 stay well under it.
+ * stored partial, parsed, continued and written back, so many of them weigh on the heap (the
+ * measurements: README.md "Why the sync's limits are what they are").
  */
 const MAX_HOLDINGS = 200;
 

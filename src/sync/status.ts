@@ -30,8 +30,8 @@ import type { SyncConfig } from "./run";
 const LISTED = 50;
 /**
  * How long after its scheduled time a reconciliation may take to complete before it is overdue:
- * cron delays, a delta backlog served first, and the chained runs of a large repair (a 1% drift
- * of a million trades took under 3 minutes).
+ * cron delays, a delta backlog served first, and the chained runs of a large repair, with room to
+ * spare (README.md "Why the sync's limits are what they are").
  */
 export const RECONCILE_GRACE_MS = 2 * 3_600_000;
 
