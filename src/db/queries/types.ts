@@ -6,6 +6,7 @@
  * (exact-json.ts), written with every digit.
  */
 import type { z } from "@hono/zod-openapi";
+import type * as Query from "../../schemas/queries";
 import type * as Schema from "../../schemas/resources";
 
 export type { Lookup } from "../../schemas/params";
@@ -28,18 +29,7 @@ export type ServedStats = z.output<typeof Schema.Stats>;
 /** What the customer's served holdings are worth at their stocks' latest closes (README.md "Valuation"). */
 export type Valuation = ServedStats["valuation"];
 
-/** One page of a customer's corporate actions: like HistoryFilters, dates on ex_date. */
-export interface CorporateActionFilters extends Omit<HistoryFilters, "type"> {
-  type?: CorporateAction["type"];
-}
-
-/** One page of a trade history: codes already in canonical case, dates YYYY-MM-DD. */
-export interface HistoryFilters {
-  page: number;
-  per_page: number;
-  broker?: string;
-  stock_code?: string;
-  type?: "buy" | "sell";
-  start_date?: string;
-  end_date?: string;
-}
+/** One page of a trade history, as its query schema decodes it: codes in canonical case, dates YYYY-MM-DD. */
+export type HistoryFilters = z.output<typeof Query.HistoryQuery>;
+/** One page of a customer's corporate actions: the history's filters, dates on ex_date. */
+export type CorporateActionFilters = z.output<typeof Query.CorporateActionQuery>;
