@@ -4,11 +4,11 @@
  * (src/db/served.ts): a live action in one of the customer's served accounts. Newest ex_date
  * first, then id descending (paged.ts), the order of corporate_actions_account_date_idx.
  */
-import { and, eq, gte, lte, sql } from "drizzle-orm";
+import { and, sql } from "drizzle-orm";
 import type { CorporateAction, CorporateActionFilters, Lookup } from "./types";
 import { CorporateActionPage } from "../../schemas";
 import type { Db } from "../client";
-import { accounts, brokers, corporateActions, customers } from "../schema";
+import { brokers, corporateActions, customers } from "../schema";
 import { live } from "../served";
 import { type PagedRow, pagedListOf, pagedListQuery } from "./paged";
 import { corporateActionJson, servedAccountOfCustomer } from "./shapes";
@@ -37,26 +37,21 @@ export const corporateActionsOf = (rows: readonly PagedRow[]): CorporateActionLi
  * customer's page, src/db/queries/customer-page.ts); its one row is the page.
  */
 export function corporateActionsQuery(db: Db, slug: Lookup, query: CorporateActionFilters) {
-  const matching = and(
-    live(corporateActions),
-    servedAccountOfCustomer,
-    // `broker` is lowercase (src/schemas/queries.ts); the account's broker is joined.
-    query.broker ? sql`lower(${brokers.code}) = ${query.broker}` : undefined,
-    query.stock_code ? eq(corporateActions.stockCode, query.stock_code) : undefined,
-    query.type ? eq(corporateActions.type, query.type) : undefined,
-    query.start_date ? gte(corporateActions.exDate, query.start_date) : undefined,
-    query.end_date ? lte(corporateActions.exDate, query.end_date) : undefined,
-  );
   return pagedListQuery(db, {
-    matching: sql`from ${corporateActions}
-      join ${accounts} on ${accounts.id} = ${corporateActions.accountId}
-      join ${brokers} on ${brokers.id} = ${accounts.brokerId}
-      where ${matching}`,
+    table: corporateActions,
+    accountId: corporateActions.accountId,
+    where: and(
+      live(corporateActions),
+      servedAccountOfCustomer,
+      // `broker` is lowercase (src/schemas/queries.ts); the account's broker is joined.
+      query.broker ? sql`lower(${brokers.code}) = ${query.broker}` : undefined,
+    ),
     date: corporateActions.exDate,
     id: corporateActions.id,
+    stockCode: corporateActions.stockCode,
+    type: corporateActions.type,
     item: corporateActionJson,
     owner: sql`${customers.slug} = ${slug} and ${live(customers)}`,
-    page: query.page,
-    perPage: query.per_page,
+    query,
   });
 }

@@ -2,7 +2,7 @@
  * A page of a customer's trade history, or of one of their accounts, in one statement
  * (paged.ts): the slug (and account ownership) lookup, the total of all matches and the page.
  */
-import { type SQL, and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { type SQL, and, eq, inArray, sql } from "drizzle-orm";
 import type { HistoryFilters, Lookup, Transaction } from "./types";
 import { TransactionPage } from "../../schemas";
 import type { Db } from "../client";
@@ -38,32 +38,27 @@ export const historyOf = (rows: readonly PagedRow[]): HistoryPage | undefined =>
 /** The statement of findHistory, not yet sent, so it can travel in a batch; its one row is the page. */
 export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters) {
   const perAccount = owner.accountId !== undefined;
-  const matching = and(
-    eq(transactions.customerId, customers.id),
-    live(transactions),
-    servedAccountOfCustomer,
-    perAccount ? sql`${transactions.accountId} = ${owner.accountId}` : undefined,
-    query.broker ? inArray(transactions.accountId, accountsAtBroker(query.broker)) : undefined,
-    query.stock_code ? eq(transactions.stockCode, query.stock_code) : undefined,
-    query.type ? eq(transactions.type, query.type) : undefined,
-    query.start_date ? gte(transactions.tradeDate, query.start_date) : undefined,
-    query.end_date ? lte(transactions.tradeDate, query.end_date) : undefined,
-  );
   return pagedListQuery(db, {
-    matching: sql`from ${transactions}
-      join ${accounts} on ${accounts.id} = ${transactions.accountId}
-      join ${brokers} on ${brokers.id} = ${accounts.brokerId}
-      where ${matching}`,
+    table: transactions,
+    accountId: transactions.accountId,
+    where: and(
+      eq(transactions.customerId, customers.id),
+      live(transactions),
+      servedAccountOfCustomer,
+      perAccount ? sql`${transactions.accountId} = ${owner.accountId}` : undefined,
+      query.broker ? inArray(transactions.accountId, accountsAtBroker(query.broker)) : undefined,
+    ),
     date: transactions.tradeDate,
     id: transactions.id,
+    stockCode: transactions.stockCode,
+    type: transactions.type,
     item: transactionJson,
     owner: and(
       sql`${customers.slug} = ${owner.slug}`,
       live(customers),
       perAccount ? ownsAccount(owner.accountId ?? null) : undefined,
     ) as SQL,
-    page: query.page,
-    perPage: query.per_page,
+    query,
   });
 }
 
