@@ -21,12 +21,12 @@ const TEST_DATABASE = /^(investments|backoffice)_t[0-9a-f]+$/;
 const DROP_CONCURRENCY = 10;
 
 export default async function setup(project: TestProject) {
-  // PGlite on two threads: two files run at once, and each keeps its databases busy.
+  // PGlite on a thread per file that runs at once (maxWorkers): each keeps its databases busy.
   const server = await startLocalDbServer({
     port: 0,
     pgUrl: process.env.TEST_PG_URL || undefined,
     prepareSpares: true,
-    threads: 2,
+    threads: project.vitest.config.maxWorkers,
   });
   project.provide("localDbPort", server.port);
   if (project.vitest.projects.some((p) => p.name === "browser")) {
