@@ -4,6 +4,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { type ErrorBody, reasonFor } from "../errors";
+import { Performance } from "./performance";
 import { Analytics, Broker, CorporateAction, Customer, Holding, Pagination, Stats, Transaction } from "./resources";
 
 const succeeded = z.literal(true);
@@ -35,6 +36,7 @@ export const AnalyticsResponse = success(Analytics).openapi("AnalyticsResponse")
 export const AggregateResponse = success(
   z.strictObject({ customer: Customer, portfolio: PortfolioResponse.shape.data, stats: Stats, analytics: Analytics }),
 ).openapi("AggregateResponse");
+export const PerformanceResponse = success(Performance).openapi("PerformanceResponse");
 export const BrokersResponse = success(z.array(Broker).openapi({ description: "Ordered by code" })).openapi("BrokersResponse");
 
 const Issue = z

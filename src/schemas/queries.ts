@@ -40,6 +40,14 @@ const date = (description: string) => queryParam(calendarDate(description).optio
 const code = (pattern: RegExp, message: string, oneCase: (code: string) => string) =>
   queryParam(z.string().regex(pattern, message).transform(oneCase).optional());
 
+/** `broker`: a broker code in any case, compared in the lower case the column keeps. */
+const broker = (rows: string) =>
+  code(/^[A-Za-z0-9]{1,20}$/, "must be a broker code: 1 to 20 letters or digits", (code) => code.toLowerCase()).openapi({
+    description: `Broker code, any case: only ${rows} in accounts at that broker`,
+    example: "SSI",
+    maxLength: 20,
+  });
+
 const DATES = ["start_date", "end_date"];
 
 /**
@@ -57,13 +65,7 @@ function listQuery<const T extends readonly [string, ...string[]]>(options: {
     .object({
       page: wholeNumber({ min: 1, max: MAX_PAGE, fallback: 1, description: "Page number, from 1; a page past the end is empty" }),
       per_page: wholeNumber({ min: 1, max: MAX_PER_PAGE, fallback: 10, description: "Records per page" }),
-      broker: code(/^[A-Za-z0-9]{1,20}$/, "must be a broker code: 1 to 20 letters or digits", (code) =>
-        code.toLowerCase(),
-      ).openapi({
-        description: `Broker code, any case: only ${rows} in accounts at that broker`,
-        example: "SSI",
-        maxLength: 20,
-      }),
+      broker: broker(rows),
       stock_code: code(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits", (code) => code.toUpperCase()).openapi({
         description: "Ticker symbol, any case",
         example: "FPT",
@@ -103,6 +105,43 @@ export const CorporateActionQuery = listQuery({
 });
 
 export type CorporateActionQuery = z.infer<typeof CorporateActionQuery>;
+
+/** The periods `range` names (src/domain/performance/range.ts says where each starts). */
+export const PERFORMANCE_RANGES = ["1d", "1w", "1m", "3m", "6m", "ytd", "1y", "3y", "5y", "max"] as const;
+export type PerformanceRange = (typeof PERFORMANCE_RANGES)[number];
+/** How far apart the chart's points are. */
+export const PERFORMANCE_INTERVALS = ["day", "week", "month"] as const;
+export type PerformanceInterval = (typeof PERFORMANCE_INTERVALS)[number];
+
+/**
+ * GET /api/performance/{slug}: a period named by `range` or starting at `from`, ending at `to`
+ * (default: the last point), one broker's accounts or all, and the chart's spacing. Exactly
+ * lowercase, as listed: `1M` is not a range.
+ */
+export const PerformanceQuery = z
+  .object({
+    range: queryParam(z.enum(PERFORMANCE_RANGES, `must be one of ${PERFORMANCE_RANGES.join(", ")}`).optional()).openapi({
+      description:
+        "The period ending at `to`: `1d` since the point before, `1w` 7 days, `1m`..`5y` calendar months or years (clamped to the month's last day), `ytd` since December 31 of the year before, `max` (the default) since the first trade. Not with `from`",
+      example: "1y",
+    }),
+    from: date("First day of the period (it starts at the end of the day before); not with `range`, not after `to`"),
+    to: date("Last day of the period; default the customer's last point (`as_of`)"),
+    broker: broker("the ledger"),
+    interval: queryParam(z.enum(PERFORMANCE_INTERVALS, `must be one of ${PERFORMANCE_INTERVALS.join(", ")}`).optional()).openapi({
+      description:
+        "Spacing of `points`: `day`, `week` (the last point of each Monday-to-Sunday week) or `month`; default by the period's length: up to 400 days `day`, up to 1,461 `week`, else `month`",
+      example: "week",
+    }),
+  })
+  .refine((q) => !(q.range && q.from), { path: ["from"], message: "must not be given with range" })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, {
+    path: ["from"],
+    message: "must not be after to",
+    when: (payload) => !payload.issues.some((issue) => ["from", "to"].includes(String(issue.path?.[0]))),
+  });
+
+export type PerformanceQuery = z.infer<typeof PerformanceQuery>;
 
 /** POST /api/sync: `full` also reconciles what a delta cannot see (README.md "The sync"). */
 export const SyncQuery = z.object({

@@ -1,0 +1,97 @@
+/**
+ * The answer of GET /api/performance/{slug}: how the portfolio has done over a period (the rules
+ * of every figure: docs/performance.md, computed in src/domain/performance/). Money is exact and
+ * rounded once to 2 places, rates are fractions rounded once to 4 (0.0123 is 1.23%).
+ */
+import { z } from "@hono/zod-openapi";
+import { exactNumber, money } from "./decimal";
+import { PERFORMANCE_INTERVALS, PERFORMANCE_RANGES } from "./queries";
+
+const date = z.iso.date().openapi({ example: "2024-03-15" });
+const rate = (example: number, description: string) => exactNumber().openapi({ example, description });
+const count = (description: string) => z.number().int().min(0).openapi({ format: "int64", description });
+
+export const MWR_STATUSES = ["ok", "no_root", "no_period"] as const;
+
+export const PerformancePoint = z
+  .strictObject({
+    date,
+    value: money(1520000000).openapi({ description: "What the positions were worth at that day's closes" }),
+    net_invested: money(1400000000).openapi({
+      description: "`start_value` + money put in - money taken out (sells, cash dividends) up to that day",
+    }),
+    pnl: money(120000000).openapi({ description: "`value` - `net_invested`: the gain since the period's start" }),
+    twr: rate(0.0857, "Time-weighted return since the period's start"),
+    benchmark: rate(0.0312, "The benchmark's price return since the period's start; null without its start close").nullable(),
+  })
+  .openapi("PerformancePoint", { description: "One point of the chart; its figures never depend on `interval`" });
+
+export const Performance = z
+  .strictObject({
+    range: z
+      .enum(PERFORMANCE_RANGES)
+      .nullable()
+      .openapi({ description: "The effective range: `max` when neither `range` nor `from` is given, null with `from`" }),
+    from: date.nullable().openapi({ description: "`from` as requested, or null" }),
+    to: date.nullable().openapi({ description: "`to` as requested, or null" }),
+    interval: z.enum(PERFORMANCE_INTERVALS).openapi({ description: "The effective spacing of `points`" }),
+    start_date: date.nullable().openapi({ description: "s: the period is (s, e], figures count what happened after s" }),
+    end_date: date.nullable().openapi({ description: "e: the latest point on or before `to`" }),
+    as_of: date
+      .nullable()
+      .openapi({ description: "The customer's last point: the later of the last market day and the last trade" }),
+    clamped: z
+      .boolean()
+      .openapi({ description: "True when the period asked for began before the first trade and was cut there" }),
+    start_value: money(1400000000).openapi({ description: "What the positions were worth at s" }),
+    end_value: money(1520000000).openapi({ description: "What the positions were worth at e" }),
+    invested: money(200000000).openapi({ description: "Money put into buys (price, fee and tax)" }),
+    withdrawn: money(150000000).openapi({ description: "Money the sells brought back (after fee and tax)" }),
+    dividends: money(5000000).openapi({ description: "Cash dividends, net of tax, counted on their ex-date" }),
+    net_invested: money(1445000000).openapi({ description: "`start_value` + `invested` - `withdrawn` - `dividends`" }),
+    pnl: money(75000000).openapi({ description: "`end_value` - `net_invested`: the gain over the period, dividends included" }),
+    twr: rate(0.0531, "Time-weighted return: the product of the day returns, minus 1; independent of when money came in"),
+    mwr: z
+      .strictObject({
+        rate: rate(
+          0.0498,
+          "The money-weighted return (internal rate of return over the period); null unless `status` is `ok`",
+        ).nullable(),
+        status: z.enum(MWR_STATUSES).openapi({
+          description:
+            "`ok`; `no_root`: no rate makes the flows balance; `no_period`: no time passed for any money (one day, or every flow on the last day)",
+        }),
+      })
+      .openapi({ description: "Money-weighted return over the period, not annualized" }),
+    annualized: z
+      .strictObject({
+        twr: rate(0.0531, "`twr` per year; null when 1 + `twr` <= 0").nullable(),
+        mwr: rate(0.0498, "`mwr.rate` per year; null when it is").nullable(),
+      })
+      .nullable()
+      .openapi({ description: "Only for periods of 365 days or more, else null" }),
+    benchmark: z
+      .strictObject({
+        code: z.string().openapi({ example: "VNINDEX" }),
+        start_close: exactNumber()
+          .nullable()
+          .openapi({ example: 1180.5, description: "The benchmark's close at s (the latest on or before)" }),
+        end_close: exactNumber()
+          .nullable()
+          .openapi({ example: 1245.3, description: "The benchmark's close at e (the latest on or before)" }),
+        return: rate(0.0549, "`end_close` / `start_close` - 1: a price index, dividends not included").nullable(),
+      })
+      .openapi({ description: "The market over the same period" }),
+    unpriced_value: money(0).openapi({ description: "Positions with no close yet, valued at their cost" }),
+    unpriced_positions: count("Positions with shares and no close at e"),
+    dividends_receivable: money(0).openapi({ description: "Cash dividends past their ex-date on e and not yet paid" }),
+    holdings_mismatch: count("Holdings whose shares today the trade ledger does not explain (0 when it does)"),
+    points: z.array(PerformancePoint).openapi({ description: "The chart, oldest first; the first at s, the last at e" }),
+  })
+  .openapi("Performance", {
+    description:
+      "How the portfolio of shares did over (s, e]: its value, the money put in and taken out, the gain, the time- and money-weighted returns and the benchmark. No cash balance or margin: the shares in the ledger only",
+  });
+
+export type Performance = z.infer<typeof Performance>;
+export type PerformancePoint = z.infer<typeof PerformancePoint>;
