@@ -73,8 +73,6 @@ const configSchema = z.object({
       .transform((u) => new URL(u).origin)
       .optional(),
   ),
-  // The index the performance answer compares with, and whose trading days are its calendar.
-  BENCHMARK_CODE: z.string().default("VNINDEX"),
 });
 
 export type Config = z.infer<typeof configSchema>;
