@@ -100,7 +100,9 @@ async function ensureCloses(db: pg.Client, stamped: string): Promise<void> {
   const market = new Market(rng, days);
   const indexDays = [...tradingDaysBefore(HISTORY.first, INDEX_LEAD_DAYS), ...days];
   const index = indexCloses(rng, indexDays.length);
-  const [code, date, close]: string[][] = [[], [], []];
+  const code: string[] = [];
+  const date: string[] = [];
+  const close: string[] = [];
   TICKERS.forEach((ticker, i) => {
     if (!missing.has(ticker.code)) return;
     days.forEach((day, d) => {
