@@ -89,6 +89,39 @@ export const Performance = z
     points: z.array(PerformancePoint).openapi({ description: "The chart, oldest first; the first at s, the last at e" }),
   })
   .openapi("Performance", {
+    // The worked example of docs/performance.md: a buy, a cash dividend, a sell over four market days.
+    example: {
+      range: "max",
+      from: null,
+      to: null,
+      interval: "day",
+      start_date: "2024-06-02",
+      end_date: "2024-06-06",
+      as_of: "2024-06-06",
+      clamped: false,
+      start_value: 0,
+      end_value: 6240000,
+      invested: 10000150,
+      withdrawn: 4115880,
+      dividends: 190000,
+      net_invested: 5694270,
+      pnl: 545730,
+      twr: 0.0589,
+      mwr: { rate: 0.064, status: "ok" },
+      annualized: null,
+      benchmark: { code: "VNINDEX", start_close: 1260, end_close: 1262.25, return: 0.0018 },
+      unpriced_value: 0,
+      unpriced_positions: 0,
+      dividends_receivable: 190000,
+      holdings_mismatch: 0,
+      points: [
+        { date: "2024-06-02", value: 0, net_invested: 0, pnl: 0, twr: 0, benchmark: 0 },
+        { date: "2024-06-03", value: 10100000, net_invested: 10000150, pnl: 99850, twr: 0.01, benchmark: 0 },
+        { date: "2024-06-04", value: 10200000, net_invested: 9810150, pnl: 389850, twr: 0.039, benchmark: -0.0036 },
+        { date: "2024-06-05", value: 6180000, net_invested: 5694270, pnl: 485730, twr: 0.0488, benchmark: 0.0079 },
+        { date: "2024-06-06", value: 6240000, net_invested: 5694270, pnl: 545730, twr: 0.0589, benchmark: 0.0018 },
+      ],
+    },
     description:
       "How the portfolio of shares did over (s, e]: its value, the money put in and taken out, the gain, the time- and money-weighted returns and the benchmark. No cash balance or margin: the shares in the ledger only",
   });
