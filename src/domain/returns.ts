@@ -410,8 +410,8 @@ class Polynomial {
     if (!full) return { g, s1: { mid: 0n, rad: 0n }, s2: 0n, tailChanges: null };
     const tMax = BigInt((this.terms[n - 1] as Term).t);
     const s1Ball = { mid: s1 >> W, rad: ((tMax * spread) >> W) + 2n };
-    // sum |c~| t(t-1) (p~ + rho) <= s2 + t_max^2 rho_max sum |c~|, then up to w bits
-    const s2Bound = ((s2 + tMax * tMax * maxRad * this.absSum(w)) >> W) + 1n;
+    // sum |c_i| t(t-1) x^t 2^2w <= sum t(t-1) (|c~_i p~_i| + its error) <= s2 + t_max^2 E, then at w bits
+    const s2Bound = ((s2 + tMax * tMax * spread) >> W) + 1n;
     let tailChanges: number | null = 0;
     let sign = 1;
     let tail = 0n;
@@ -646,8 +646,8 @@ function walkToRoot(poly: Polynomial, span: number, guide: Guide): Isolation | n
   for (let step = 0; step < MAX_STEPS; step++) {
     if (X <= floor) return null; // g > -tol on [x_min, ∞): no change of sign in (-1, 10^6]
     const e = poly.evaluate({ mid: X, rad: 0n }, w);
-    if ((e.g.mid - e.g.rad) * 4n < e.g.mid && w < top) {
-      raise(); // the ball is too coarse to walk on
+    if (e.g.rad * 4n > abs(e.g.mid) && e.g.rad * TOLERANCE * 8n > 1n << BigInt(w) && w < top) {
+      raise(); // the ball is too coarse to walk on, and coarser than the tolerance
       continue;
     }
     if (past !== null) {
