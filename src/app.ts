@@ -71,7 +71,7 @@ export function createApp() {
 /**
  * The one validation hook. Path parameters do not fail: one that cannot be a slug or an account
  * id is looked up as a value that matches nothing (src/schemas/params.ts), so it is the same
- * 404, at the same cost, as an unknown one (README.md "Endpoints"); should a path parameter fail anyway,
+ * 404, at the same cost, as an unknown one (docs/api.md); should a path parameter fail anyway,
  * it is still a 404. Any other failure is one 400 envelope with the issues as `details`.
  */
 function rejectInvalidInput(result: {

@@ -1,5 +1,5 @@
 /**
- * The admin key (README.md "Configuration"): `X-Admin-Key` must equal ADMIN_API_KEY. Both are hashed with
+ * The admin key (the ADMIN_API_KEY secret, src/env.ts): `X-Admin-Key` must equal ADMIN_API_KEY. Both are hashed with
  * SHA-256 first, so the constant-time comparison always sees two 32-byte values and the
  * comparison time says nothing about the key's length. With no key configured every admin call
  * is refused. The key is never logged.

@@ -10,11 +10,11 @@ import type { AppEnv } from "./context";
 import { createDb } from "./db/client";
 import { getConfig } from "./env";
 
-/** What the README promises to keep: 8 to 128 of `A-Za-z0-9._-`. */
+/** What docs/api.md promises to keep: 8 to 128 of `A-Za-z0-9._-`. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
 /**
- * hono/request-id with the README's rule. Its own check keeps any id of up to `limitLength` word
+ * hono/request-id with that rule (REQUEST_ID). Its own check keeps any id of up to `limitLength` word
  * characters, `-` and `=` (so "abc" and "a=b" would pass, "trace.1234" would not), so it is told to
  * read no header (`headerName: ""`) and the generator applies our rule to the caller's id instead.
  */

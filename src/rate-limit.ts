@@ -4,7 +4,7 @@
  * with its own Workers rate limiting binding (wrangler.toml); a client past the limit gets 429
  * from the routes that brake guards, and only those, for the rest of the period, whatever it asks
  * there: otherwise a 429 would still tell a hit from a miss, or a right key from a wrong one, and
- * the scan could go on at full speed. Other routes stay available to that client (README.md "Configuration"), so
+ * the scan could go on at full speed. Other routes stay available to that client (NOT_FOUND_LIMITER, wrangler.toml), so
  * an office behind one NAT address with one stale link in a retry loop can still reach the rest.
  *
  * The binding counts per Cloudflare location and is eventually consistent (a brake, not an

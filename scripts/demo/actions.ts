@@ -1,6 +1,6 @@
 /**
- * The demo's corporate calendar (README.md "Corporate actions, average cost, dividends and total
- * return"): a yearly cash dividend for most tickers, a few stock dividends and one bonus issue.
+ * The demo's corporate calendar (docs/corporate-actions.md):
+ * a yearly cash dividend for most tickers, a few stock dividends and one bonus issue.
  * Fixed by ticker and year, with no random draw, so the demo stays reproducible from its seed and
  * the calendar is the same for every customer, as an issuer's is. Customers receive what their
  * positions are entitled to (generate.ts).
@@ -58,7 +58,7 @@ export function corporateCalendar(days: readonly string[]): CorporateEvent[] {
 
 /**
  * Spreads `quantity` credited shares over lots with `remaining` shares as the service does
- * (README.md "Corporate actions, average cost, dividends and total return"): floor(q * r / R) each,
+ * (docs/corporate-actions.md): floor(q * r / R) each,
  * then one each to the largest remainders, ties to the earlier lot. Returns each lot's share.
  */
 export function spreadCredit(remaining: readonly number[], quantity: number): number[] {

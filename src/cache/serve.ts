@@ -1,5 +1,5 @@
 /**
- * The per-customer edge cache on the Workers Cache API (README.md "Edge cache"), declared per route with
+ * The per-customer edge cache on the Workers Cache API (docs/api.md; invalidation: docs/sync.md), declared per route with
  * `cached(scope, handler)`.
  *
  * It wraps the handler, not the route's middleware: @hono/zod-openapi runs a route's middleware

@@ -1,5 +1,5 @@
 /**
- * The contract columns of each synced table (README.md "The sync"), defined once for both databases: the
+ * The contract columns of each synced table (docs/sync.md), defined once for both databases: the
  * source (source.ts) adds its tracking columns and its foreign keys, the target (schema.ts) its
  * own key and its mirrored columns. Each table's are made by a function, since a column builder
  * belongs to the one table built from it (and `.references()` changes the builder it is called on).
@@ -52,7 +52,7 @@ export const transactionColumns = () => ({
 });
 
 /**
- * What an account received from an issuer (README.md "Corporate actions, average cost, dividends and total return"): a cash dividend (`gross_amount`
+ * What an account received from an issuer (docs/corporate-actions.md): a cash dividend (`gross_amount`
  * before the `tax` withheld; `quantity` the shares entitled) or a share credit (stock dividend,
  * bonus shares, split: `quantity` shares, no cash, no tax).
  */
@@ -69,7 +69,7 @@ export const corporateActionColumns = () => ({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Closing prices (README.md "Valuation"): a reference table, owned by no customer.
+// Closing prices (docs/valuation.md): a reference table, owned by no customer.
 
 /** One stock's official close on one trading day, in đồng per share, not adjusted. */
 export const stockPriceColumns = () => ({

@@ -2,7 +2,7 @@
  * The serving (target) database: what the public API reads and the sync writes.
  *
  * The data tables mirror every source row (src/db/source.ts), soft-deleted ones included,
- * with three columns of their own (README.md "The sync"):
+ * with three columns of their own (docs/sync.md):
  * - `deleted_at`, the source's tombstone: a soft delete hides a row without losing it, so
  *   restoring it in the source (its owned rows unchanged) serves everything again;
  * - `rejected`, why the sync set the row aside (a row no ledger can hold), null when accepted;
@@ -10,7 +10,7 @@
  *   really differ.
  * There are no foreign keys between them: a row may arrive before its parent (it waits, unserved,
  * until the parent comes) and a parent may go without its children. What is served is decided
- * where it is read (src/db/queries/served.ts): a row and all its owners live and accepted, its
+ * where it is read (src/db/served.ts): a row and all its owners live and accepted, its
  * references (staff, broker) present. The remaining tables belong to the sync and to the
  * stored metrics.
  */
@@ -114,7 +114,7 @@ export const transactions = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Closing prices and what values the holdings (README.md "Valuation").
+// Closing prices and what values the holdings (docs/valuation.md).
 
 /**
  * Every source close, tombstones and rejected rows included, like the other mirrored tables. No
@@ -146,7 +146,7 @@ export const pricesPending = pgTable("prices_pending", {
 });
 
 /**
- * What each account received (README.md "Corporate actions, average cost, dividends and total return"): cash dividends and share credits. Listed by account,
+ * What each account received (docs/corporate-actions.md): cash dividends and share credits. Listed by account,
  * newest ex_date first; a holding's share credits, in FIFO order, feed its metrics.
  */
 export const corporateActions = pgTable(

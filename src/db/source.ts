@@ -1,7 +1,7 @@
 /**
  * The back-office (source) tables: the system of record the sync reads from.
  *
- * This is the contract of README.md "The sync": every table has a uuid `id`, the fields of the
+ * This is the contract of docs/sync.md: every table has a uuid `id`, the fields of the
  * resources of src/schemas/resources.ts, `updated_at` bumped on every change (a soft delete included) and
  * `deleted_at` for soft deletes. The `(updated_at, id)` index serves the sync's keyset
  * cursor. The local database server creates these tables from `drizzle/source/`.
@@ -75,7 +75,7 @@ export const sourceTransactions = pgTable(
   ],
 );
 
-/** Corporate actions (README.md "The sync"): one row per account and event, owned by the account. */
+/** Corporate actions (docs/sync.md): one row per account and event, owned by the account. */
 export const sourceCorporateActions = pgTable(
   "corporate_actions",
   { ...tracked, ...referencing(corporateActionColumns(), { accountId: () => sourceAccounts.id }) },
@@ -86,7 +86,7 @@ export const sourceCorporateActions = pgTable(
 );
 
 /**
- * Closing prices: a reference table with no owner (README.md "The sync"), one row per stock and trading
+ * Closing prices: a reference table with no owner (docs/sync.md), one row per stock and trading
  * day. A back office without prices leaves it empty and nothing is valued.
  */
 export const sourceStockPrices = pgTable("stock_prices", { ...tracked, ...stockPriceColumns() }, (t) => [

@@ -89,8 +89,7 @@ export interface HoldingExtras {
  * Adds the deals of one holding's trades (any order; sorted here) to `agg`. Their transaction
  * sums are added apart (addTransactions), in input order, which reads memory in sequence. With
  * `queue`, matching continues from its open lots and leaves the new ones in it (fifo.ts). Share
- * credits take their place in the FIFO walk and in the average cost's (README.md, "Corporate
- * actions, average cost, dividends and total return").
+ * credits take their place in the FIFO walk and in the average cost's (docs/corporate-actions.md).
  */
 export function addHolding(
   agg: Aggregate,

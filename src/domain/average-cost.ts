@@ -1,6 +1,6 @@
 /**
- * Realized P&L by weighted average cost (README.md, "Corporate actions, average cost, dividends
- * and total return"), the figure Vietnamese brokers print beside (or instead of) FIFO: per
+ * Realized P&L by weighted average cost (docs/corporate-actions.md),
+ * the figure Vietnamese brokers print beside (or instead of) FIFO: per
  * holding, in the FIFO walk's order, shares Q and cost C. A buy adds its shares and its cost
  * with fee and tax; a share credit adds shares and no cost; a sell of q shares matches
  * m = min(q, Q) and realizes net * m / q - C * m / Q.

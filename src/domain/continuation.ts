@@ -3,8 +3,7 @@
  * queue stands in shares, which open lots a day's sells reach, and the partial after that day,
  * equal to the partial of the whole history. Apart from partial.ts (the stored form) because it
  * is the sync's daily path (src/sync/holdings.ts keeps the open lots as rows, holding_lots) with
- * its own bookkeeping of lot positions; README.md, "Realized P&L and analytics", says what it
- * reads.
+ * its own bookkeeping of lot positions; docs/pnl.md says what it reads.
  */
 import { addHolding, addTransactions, emptyAggregate } from "./aggregate";
 import { noAverageCost } from "./average-cost";

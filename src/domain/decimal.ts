@@ -1,5 +1,5 @@
 /**
- * Decimal: a number the API writes with the exact decimal digits of its value (README.md "Endpoints").
+ * Decimal: a number the API writes with the exact decimal digits of its value (docs/api.md).
  *
  * Every money figure the service serves is a Decimal: prices and amounts read from numeric(20,4)
  * columns, and the figures the domain rounds from exact rationals. A JSON number is text, and a

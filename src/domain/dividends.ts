@@ -1,5 +1,5 @@
 /**
- * Cash dividends (README.md "Corporate actions, average cost, dividends and total return"): income, never trading P&L. A customer's are summed exactly over
+ * Cash dividends (docs/corporate-actions.md): income, never trading P&L. A customer's are summed exactly over
  * every served cash dividend, whatever its pay_date, and rounded once at output.
  */
 import { parseUnits } from "./units";

@@ -3,7 +3,7 @@ import type { CustomerMetrics } from "./types";
 
 /**
  * The metrics of a customer without trades, which is also what a customer reads before the
- * sync has computed and stored their metrics: zeros, no date range, no deals (README.md "Realized P&L and analytics").
+ * sync has computed and stored their metrics: zeros, no date range, no deals (docs/pnl.md).
  * Equal to `computeMetrics([])`, written out so a reader sees the shape.
  */
 export const EMPTY_METRICS: CustomerMetrics = {

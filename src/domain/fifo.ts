@@ -1,7 +1,7 @@
 /**
  * FIFO matching of one holding, exact: each deal's pnl comes out as a fraction of 10^-4 đồng and
- * its holding days as share-days over shares, nothing divided or rounded (README.md, "Realized
- * P&L and analytics"). Only the sells' walk over the lots lives here, the hot path of every
+ * its holding days as share-days over shares, nothing divided or rounded (docs/pnl.md).
+ * Only the sells' walk over the lots lives here, the hot path of every
  * metric: parsing and order are in parse.ts, the lots' storage and how a share credit spreads
  * over them in lots.ts, and what the deals add up to in aggregate.ts.
  */

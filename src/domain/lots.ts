@@ -2,8 +2,8 @@
  * A holding's open lots: the FIFO queue as the walk keeps it (parallel arrays, no object per
  * lot), as JSON stores it between calls (OpenLots), and how a share credit spreads over it
  * (spreadCredit). Apart from the matching (fifo.ts) because a credit changes lots without
- * matching any sell: its rule (README.md, "Corporate actions, average cost, dividends and total
- * return") reads and rewrites every open lot in bigints, off the hot path of the sells.
+ * matching any sell: its rule (docs/corporate-actions.md)
+ * reads and rewrites every open lot in bigints, off the hot path of the sells.
  */
 import type { ParsedCredit } from "./parse";
 import { gcd } from "./units";
@@ -78,8 +78,8 @@ function lotCostOf(cost: string): [bigint, bigint] {
 
 /**
  * Spreads one credit over the lots open from `head` (`headUsed` shares of it taken) in
- * proportion to their remaining shares: largest remainders, ties to the earlier lot (README.md,
- * "Corporate actions, average cost, dividends and total return"). With no lot open, the credit
+ * proportion to their remaining shares: largest remainders, ties to the earlier lot
+ * (docs/corporate-actions.md). With no lot open, the credit
  * opens a zero-cost lot dated its ex_date. Returns the head lot's shares taken afterwards: 0
  * when the credit reached a partly sold head lot, which then keeps only what its remaining
  * shares cost.

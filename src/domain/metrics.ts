@@ -1,6 +1,6 @@
 /**
- * Stats and analytics for one customer's transactions in all accounts (README.md, "Realized P&L
- * and analytics"), exact: every figure is the exact rational the rules define, rounded once at
+ * Stats and analytics for one customer's transactions in all accounts (docs/pnl.md),
+ * exact: every figure is the exact rational the rules define, rounded once at
  * output.
  */
 import { addHolding, addTransactions, emptyAggregate } from "./aggregate";
@@ -15,8 +15,8 @@ import type { CreditInput, CustomerMetrics, TradeInput } from "./types";
  * The holdings are added into one aggregate, as their partials would merge (merge.ts). In the
  * rare case a figure lies within the fixed scale's error of a rounding boundary, the book is
  * matched again collecting every deal, and those figures are summed exactly (exact.ts).
- * `credits` are the customer's share credits (README.md, "Corporate actions, average cost,
- * dividends and total return"), in any order; a credit to a holding with no trades changes no
+ * `credits` are the customer's share credits (docs/corporate-actions.md),
+ * in any order; a credit to a holding with no trades changes no
  * figure. `dividends` are its cash dividends, or their sums.
  */
 export function computeMetrics(

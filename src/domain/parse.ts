@@ -3,8 +3,7 @@
  * its date into a day number, each share credit's date likewise, and the orders the FIFO walk
  * (fifo.ts) and the average-cost walk (average-cost.ts) both follow. Apart from the walks
  * because both read these and neither owns them: parsing happens once per trade, before any
- * walk, and the order rules (README.md, "Realized P&L and analytics" and "Corporate actions,
- * average cost, dividends and total return") are stated here once.
+ * walk, and the order rules (docs/pnl.md and docs/corporate-actions.md) are stated here once.
  */
 import type { CreditInput, TradeInput } from "./types";
 import { parseUnits, smallUnits } from "./units";
@@ -55,8 +54,7 @@ export function parseTrade(t: TradeInput): ParsedTrade {
 }
 
 /**
- * A share credit as the walks need it (README.md, "Corporate actions, average cost, dividends
- * and total return").
+ * A share credit as the walks need it (docs/corporate-actions.md).
  */
 export interface ParsedCredit {
   id: string;
@@ -70,7 +68,7 @@ export function parseCredit(c: CreditInput): ParsedCredit {
   return { id: c.id, ex_date: c.ex_date, day: dayNumber(c.ex_date), quantity: c.quantity };
 }
 
-/** Credits by ex_date, those of one date by id (README.md, "Corporate actions, average cost, dividends and total return"). */
+/** Credits by ex_date, those of one date by id (docs/corporate-actions.md). */
 export function creditOrder(a: ParsedCredit, b: ParsedCredit): number {
   if (a.day !== b.day) return a.day - b.day;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;

@@ -1,7 +1,7 @@
 /**
  * Per-holding partial aggregates: the sync stores one per (account_id, stock_code) as JSON,
  * recomputes only the holdings whose trades changed, and merges a customer's partials into its
- * metrics (README.md, "Realized P&L and analytics"). This file is the stored form: its format
+ * metrics (docs/pnl.md). This file is the stored form: its format
  * and fields, the versions that say when stored ones must be recomputed, a holding's partial
  * from its trades, and the conversion to and from an aggregate (aggregate.ts). Continuing a
  * partial with later trades is continuation.ts; merging partials is merge.ts. A partial's size

@@ -1,6 +1,6 @@
 /**
- * The top lists: the five best wins and worst losses, ranked on exact pnl (README.md, "Realized
- * P&L and analytics": ties by sell_date, then stock_code). Apart from the aggregate's sums
+ * The top lists: the five best wins and worst losses, ranked on exact pnl (docs/pnl.md:
+ * ties by sell_date, then stock_code). Apart from the aggregate's sums
  * because a ranked list does not add: a holding's walk, a merge of partials (merge.ts) and an
  * adjusted merge all offer deals to it and rank them by the same order, stated here once.
  */
@@ -35,7 +35,7 @@ export function offerTop(top: TopDeal[], deal: TopDeal, wins: boolean): void {
 
 /**
  * Exact pnl (descending for wins, ascending for losses), then sell_date descending, then
- * stock_code (README.md, "Realized P&L and analytics"); the sell's id settles what is left (two
+ * stock_code (docs/pnl.md); the sell's id settles what is left (two
  * accounts), so input order never shows.
  */
 export function rank(a: TopDeal, b: TopDeal, wins: boolean): number {

@@ -1,5 +1,5 @@
 /**
- * Total return (README.md "Corporate actions, average cost, dividends and total return"): realized P&L by average cost + net dividends + the valuation's
+ * Total return (docs/corporate-actions.md): realized P&L by average cost + net dividends + the valuation's
  * unrealized P&L, rounded ONCE to 2 places, half away from zero. The first two are known when
  * the sync stores a customer's metrics; the unrealized P&L only when a request reads the latest
  * closes (src/db/queries/valuation.ts). So the stored metrics keep the first two as a *part*

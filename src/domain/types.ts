@@ -20,7 +20,7 @@ export interface TradeInput {
 }
 
 /**
- * A share credit (README.md "Corporate actions, average cost, dividends and total return": stock dividend, bonus shares, split): `quantity` shares received
+ * A share credit (docs/corporate-actions.md: stock dividend, bonus shares, split): `quantity` shares received
  * without payment by one account in one stock, from `ex_date`. A row of the target
  * `corporate_actions` table of type `share_dividend`.
  */
@@ -39,16 +39,16 @@ export interface Stats {
   total_sell_fee: Decimal;
   total_tax: Decimal;
   realized_pnl: Decimal;
-  /** Realized P&L by moving average cost per holding, as Vietnamese brokers print it (README.md "Corporate actions, average cost, dividends and total return"). */
+  /** Realized P&L by moving average cost per holding, as Vietnamese brokers print it (docs/corporate-actions.md). */
   realized_pnl_average_cost: Decimal;
   transaction_count: number;
   date_range: { from: string | null; to: string | null };
-  /** Cash dividends received (README.md "Corporate actions, average cost, dividends and total return"): income, in no trading figure. net = gross - tax. */
+  /** Cash dividends received (docs/corporate-actions.md): income, in no trading figure. net = gross - tax. */
   dividends: { count: number; gross: Decimal; tax: Decimal; net: Decimal };
   /**
    * As stored: realized_pnl_average_cost + dividends.net as the part of total-return.ts (up to
    * 5 places, not rounded to 2). Served as that part plus the valuation's exact unrealized P&L,
-   * rounded once (src/db/queries/valuation.ts, README.md "Valuation").
+   * rounded once (src/db/queries/valuation.ts, docs/valuation.md).
    */
   total_return: Decimal;
 }

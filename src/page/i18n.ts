@@ -51,7 +51,7 @@ export const MESSAGES = {
     avgCost: "Giá vốn bình quân",
     totalCost: "Tổng giá vốn",
     allocation: "Tỷ trọng theo giá trị thị trường",
-    // Valuation at the latest closes (README.md "Valuation").
+    // Valuation at the latest closes (docs/valuation.md).
     valuation: "Giá trị danh mục",
     marketValue: "Giá trị thị trường",
     unrealizedPnl: "Lãi/lỗ chưa thực hiện",

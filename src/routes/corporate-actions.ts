@@ -1,5 +1,5 @@
 /**
- * GET /api/corporate-actions/{slug} (README.md "Endpoints"): what the customer's accounts received, cash
+ * GET /api/corporate-actions/{slug} (docs/corporate-actions.md): what the customer's accounts received, cash
  * dividends and share credits, paginated and filtered like the trade history, one statement
  * (src/db/queries/corporate-actions.ts), cached in the customer's scope: the sync drops it with
  * the customer's other answers when an action changes. No valuation, so no prices version.

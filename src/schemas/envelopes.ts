@@ -58,7 +58,7 @@ export const ErrorResponse = z
 
 /**
  * Response headers, as documented on each response. Every response carries X-Request-Id; the
- * cached reads add the edge cache's validators (src/cache.ts), a 429 says when to come back.
+ * cached reads add the edge cache's validators (src/cache/serve.ts), a 429 says when to come back.
  */
 const header = (description: string, schema: Record<string, unknown> = { type: "string" }, required = false) => ({
   description,
@@ -107,7 +107,7 @@ export function htmlResponse(description: string) {
 }
 
 /**
- * A read served through the edge cache (src/cache.ts): the 200 with its validators, and the 304
+ * A read served through the edge cache (src/cache/serve.ts): the 200 with its validators, and the 304
  * a client gets when its `If-None-Match` still matches.
  */
 export function cachedResponses<T extends z.ZodType>(description: string, schema: T) {

@@ -1,6 +1,6 @@
 /**
  * Path parameters. A slug or account id names a resource or it does not, and the answer must
- * not tell a prober *why* it does not (README.md "Endpoints"): a value that cannot be a slug or an
+ * not tell a prober *why* it does not (docs/api.md): a value that cannot be a slug or an
  * account id (wrong characters, wrong length, no uuid) is not rejected here, it is looked up
  * as SQL NULL, which equals no row. So a malformed slug and an unknown well-formed one take the
  * same path: one bound, parameterised query that finds nothing, then the same 404 body, at the

@@ -1,7 +1,7 @@
 /**
- * Query parameters of the trade history and of the corporate actions, per README.md "Endpoints". Parameters the schema
+ * Query parameters of the trade history and of the corporate actions, per docs/api.md and docs/corporate-actions.md. Parameters the schema
  * does not name are ignored. A repeated parameter counts by its first value, as
- * `URLSearchParams.get` reads it and as the edge cache keys it (src/cache.ts), so a cached and
+ * `URLSearchParams.get` reads it and as the edge cache keys it (resourceKey, src/cache/keys.ts), so a cached and
  * an uncached answer to the same URL never differ.
  */
 import { z } from "@hono/zod-openapi";
@@ -143,7 +143,7 @@ export const PerformanceQuery = z
 
 export type PerformanceQuery = z.infer<typeof PerformanceQuery>;
 
-/** POST /api/sync: `full` also reconciles what a delta cannot see (README.md "The sync"). */
+/** POST /api/sync: `full` also reconciles what a delta cannot see (docs/sync.md). */
 export const SyncQuery = z.object({
   mode: z.enum(["delta", "full"], "must be delta or full").default("delta").openapi({
     description: "`delta` copies what changed since the last run; `full` also compares every row and repairs what differs",

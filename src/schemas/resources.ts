@@ -1,5 +1,5 @@
 /**
- * The resources the API returns (README.md "Endpoints"). These schemas are the contract in three forms: the
+ * The resources the API returns (src/routes/). These schemas are the contract in three forms: the
  * TypeScript types the handlers and queries use, the OpenAPI components, and the checks the
  * tests run on every response. Objects are strict, so a field the contract does not name is
  * caught by those checks and `additionalProperties: false` in the document says so too.
@@ -60,7 +60,7 @@ export const Customer = z
 export const AccountRef = z.strictObject({ id, account_no: Account.shape.account_no, broker: Broker }).openapi("AccountRef");
 
 // ---------------------------------------------------------------------------------------------
-// Valuation at the latest closes (README.md "Valuation"): declared once here, used by Holding and Stats.
+// Valuation at the latest closes (docs/valuation.md): declared once here, used by Holding and Stats.
 
 const UNPRICED = "null when the stock has no close";
 

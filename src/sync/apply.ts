@@ -32,7 +32,7 @@ export interface Applied {
   /**
    * Rows of other tables (or other rows of this one) changed only because these rows changed: a
    * moved account's trades following it, a slug's former holder. Their own source rows did not
-   * change, so they are not the back office's changes (README.md "The sync": derived_rows).
+   * change, so they are not the back office's changes (docs/sync.md: derived_rows).
    */
   derived: Partial<Record<StreamName, number>>;
   /** Slugs that stopped naming their customer (changed, handed on, or the row removed). */

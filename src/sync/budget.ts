@@ -20,7 +20,7 @@ export interface BudgetLimits {
   /**
    * Trades loaded per metrics batch (a holding with more is loaded alone). The next batch is
    * read while one is worked on, so two are in memory; the default keeps a run under a 48 MB
-   * heap (README.md "Why the sync's limits are what they are").
+   * heap (`metricsTrades` in docs/benchmarks.md).
    */
   metricsTrades: number;
   /**
@@ -41,7 +41,7 @@ const DEFAULT_LIMITS: BudgetLimits = {
   pageRows: 10_000,
   pageBytes: 4 * 1024 * 1024,
   reconcileLeafRows: 2_000,
-  // A checksum this size takes seconds on each side (README.md "Why the sync's limits are what they are").
+  // A checksum this size takes seconds on each side (`reconcileCompareRows` in docs/benchmarks.md).
   reconcileCompareRows: 500_000,
   metricsTrades: 10_000,
   metricsCustomers: 100,

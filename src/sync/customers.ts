@@ -74,7 +74,7 @@ const ofServedAccounts = (table: typeof holdingMetrics | typeof holdingChanges):
 
 /** One partial of customer `c.id`'s served holdings, added up in the target (src/sync/merge-sql.ts). */
 const MERGED_PARTIAL = mergedPartial(
-  // Each stored partial is copied once, then read once per field (README.md "Why the sync's limits are what they are").
+  // Each stored partial is copied once, then read once per field (`MERGED_PARTIAL` in docs/benchmarks.md).
   sql`select ${copied(sql`h.partial`)} as p from ${ofServedAccounts(holdingMetrics)} h`,
 );
 
@@ -82,7 +82,7 @@ const MERGED_PARTIAL = mergedPartial(
  * A stored merge is adjusted while at most one in this many of the customer's holdings changed;
  * beyond that, merging them all in the target costs less. A change brings two partials to the
  * Worker; the merge adds a holding up where it lies and sends one partial per customer. The
- * benchmarks that set the ratio: README.md "Why the sync's limits are what they are".
+ * benchmarks that set the ratio: `ADJUST_WHILE_CHANGED` in docs/benchmarks.md.
  */
 const ADJUST_WHILE_CHANGED = 4;
 
@@ -100,7 +100,7 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
            case when x.adjust then m.partial::text end as merged,
            case when x.adjust then (
              -- apartFrom reads the other side once per month, so each side is copied once first
-             -- (README.md "Why the sync's limits are what they are").
+             -- (loadCustomers in docs/benchmarks.md).
              with pairs as materialized (
                select ${copied(sql`h.merged`)} as merged, ${copied(sql`hm.partial`)} as partial
                from ${ofServedAccounts(holdingChanges)} h

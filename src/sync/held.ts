@@ -1,5 +1,5 @@
 /**
- * Rows the target keeps but cannot serve yet, and rows it set aside (README.md "The sync"): both are
+ * Rows the target keeps but cannot serve yet, and rows it set aside (docs/sync.md): both are
  * derived from the tables themselves, so they cannot drift from the data.
  *
  * - Held: a live row whose parent (owner or reference) is not in the target. It waits where it

@@ -40,7 +40,7 @@ import { afterLast, type Batch, readAhead } from "./read-ahead";
 /**
  * Holdings per batch at most, however few trades they have: one that continues comes with its
  * stored partial, parsed, continued and written back, so many of them weigh on the heap (the
- * measurements: README.md "Why the sync's limits are what they are").
+ * measurements: `MAX_HOLDINGS` in docs/benchmarks.md).
  */
 const MAX_HOLDINGS = 200;
 

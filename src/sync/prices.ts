@@ -1,5 +1,5 @@
 /**
- * The latest close of each stock (latest_prices), kept in step with stock_prices (README.md "Valuation").
+ * The latest close of each stock (latest_prices), kept in step with stock_prices (docs/valuation.md).
  *
  * A change to a close only marks its stock code (prices_pending, written with the price rows),
  * and one statement per run then recomputes the latest live close of the marked codes from the

@@ -1,5 +1,5 @@
 /**
- * Reconciliation (`?mode=full`, README.md "The sync"): repairs whatever a cursor cannot see, whatever
+ * Reconciliation (`?mode=full`, docs/sync.md): repairs whatever a cursor cannot see, whatever
  * happened before: rows the source deleted outright, rows changed without their `updated_at`,
  * target rows edited or deleted by hand, rows a run once missed.
  *

@@ -1,5 +1,5 @@
 /**
- * Upgrades the stored metrics when the code's rules are newer than theirs (README.md "Corporate actions, average cost, dividends and total return"): a
+ * Upgrades the stored metrics when the code's rules are newer than theirs (docs/corporate-actions.md): a
  * target whose customers' metrics were stored by older rules (without a field added since, or a
  * figure computed another way) recomputes them once, with no operator. One statement, sent in
  * the run's opening transaction, records the new version and, only when it was older, marks

@@ -1,5 +1,5 @@
 /**
- * One sync run (README.md "The sync"): take the lease, copy each stream's changes up to one upper bound
+ * One sync run (docs/sync.md): take the lease, copy each stream's changes up to one upper bound
  * pinned from the source's clock, in foreign-key order, page by page (one source read and one
  * target transaction per page); recompute the stored metrics the changes touched; then, with
  * what is left of the budget, reconcile source and target when asked (or when a reconciliation

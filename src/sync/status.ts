@@ -1,5 +1,5 @@
 /**
- * What an operator needs to see (GET /api/sync/status, README.md "The sync"): the last runs and how they
+ * What an operator needs to see (GET /api/sync/status, docs/sync.md): the last runs and how they
  * ended (a run still "running" whose lease has expired died), each stream's lag, the
  * reconciliation (its schedule, one under way, the last complete one and whether one is
  * overdue), held rows and rejected rows with their reasons and ages. One target transaction,
@@ -31,7 +31,7 @@ const LISTED = 50;
 /**
  * How long after its scheduled time a reconciliation may take to complete before it is overdue:
  * cron delays, a delta backlog served first, and the chained runs of a large repair, with room to
- * spare (README.md "Why the sync's limits are what they are").
+ * spare (`RECONCILE_GRACE_MS` in docs/benchmarks.md).
  */
 export const RECONCILE_GRACE_MS = 2 * 3_600_000;
 

@@ -1,6 +1,6 @@
 /**
  * The synced streams, in foreign-key order, and everything the sync knows about each
- * (README.md "The sync"). Each stream names a table that has the same name in the source and in the
+ * (docs/sync.md). Each stream names a table that has the same name in the source and in the
  * target. Columns and foreign keys come from the source schema (src/db/source.ts); what is
  * written here is only what the schema cannot say: who owns a row, which rows no ledger can
  * hold, and which customers a change to a row touches.
@@ -43,7 +43,7 @@ export interface Stream {
   parents: readonly { column: string; stream: StreamName }[];
   /** A target column taken from a parent rather than copied: `name` = parent's `column` via `foreignKey`. */
   derived?: { name: string; stream: StreamName; foreignKey: string; column: string };
-  /** Rows no ledger can hold (README.md "The sync"): set aside with the first failing rule's reason. */
+  /** Rows no ledger can hold (docs/sync.md): set aside with the first failing rule's reason. */
   rules: readonly Rule[];
   /**
    * The customers whose served data a row touches, as SQL over a relation `r` holding rows of
@@ -151,7 +151,7 @@ export const STREAMS: readonly Stream[] = [
     customersOf: (r) => customerOfAccount(sql`any(array(select account_id from ${r}))`),
     holdingsOf: (r) => sql`select account_id, stock_code, trade_date from ${r}`,
   },
-  // What each account received (README.md "Corporate actions, average cost, dividends and total return"): owned by its account, like its trades.
+  // What each account received (docs/corporate-actions.md): owned by its account, like its trades.
   {
     ...fromSource("corporate_actions"),
     rules: [

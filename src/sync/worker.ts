@@ -3,7 +3,7 @@
  * queue: the engine (src/sync/run.ts), then the cached responses of what changed invalidated,
  * and every outcome logged as one JSON line (never a connection string, a key or a slug).
  *
- * Runs chain (README.md "The sync"): a run that stops at its budget sends a continuation to SYNC_QUEUE, and
+ * Runs chain (docs/sync.md): a run that stops at its budget sends a continuation to SYNC_QUEUE, and
  * the queue's consumer starts the next run at once, so a backlog (an initial load, a busy day)
  * is worked off run after run instead of one run per cron tick. A Queue rather than a Workflow
  * or a frequent cron: the lease and the cursors already keep all the state a chain needs, a

@@ -1,5 +1,5 @@
 /**
- * Exact digits end to end (README.md "Exact figures"): amounts at the limits of numeric(20,4) and quantities at
+ * Exact digits end to end (docs/api.md): amounts at the limits of numeric(20,4) and quantities at
  * the integer maximum, written in the back office, synced, and served by every route and the
  * customer's page with every digit, no exponent and no -0. Assertions read the raw response
  * text (JSON.parse would round the very digits under test), and computed figures are checked

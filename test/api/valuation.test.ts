@@ -1,5 +1,5 @@
 /**
- * The valuation (README.md "Valuation") against the simple reference of test/support/valuation.ts: random
+ * The valuation (docs/valuation.md) against the simple reference of test/support/valuation.ts: random
  * holdings and closes over several dates, soft-deleted latest closes, unpriced stocks, and
  * quantities, costs and closes at the limits of the source schema (integer, numeric(20,4)).
  */

@@ -1,5 +1,5 @@
 /**
- * The edge cache on the read path (README.md "Edge cache"): what is a HIT, what shares an entry, what is
+ * The edge cache on the read path (docs/api.md): what is a HIT, what shares an entry, what is
  * never stored, and the headers a client sees. Each test has its own databases, customer and
  * origin, so no test can see another's entries.
  */

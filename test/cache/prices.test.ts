@@ -1,5 +1,5 @@
 /**
- * A new close reaches every cached answer carrying a valuation after the sync (README.md "Edge cache"): the
+ * A new close reaches every cached answer carrying a valuation after the sync (docs/sync.md, cache invalidation): the
  * sync deletes one version entry, the prices', however many customers hold the stock, and
  * purges its tag everywhere when a zone id and token are set. Answers without a valuation stay
  * cached.

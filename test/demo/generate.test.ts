@@ -277,8 +277,8 @@ describe("demo book", () => {
       const day = dayIndex.get(t.trade_date)!;
       const held = open.reduce((s, l) => s + l.remaining, 0);
       if (kind === "credit") {
-        // Spread over the open lots by the largest remainder, ties to the earlier lot (README.md
-        // "Corporate actions, average cost, dividends and total return").
+        // Spread over the open lots by the largest remainder, ties to the earlier lot
+        // (docs/corporate-actions.md).
         if (held === 0) {
           open.push({ day, remaining: t.quantity, num: 0n, den: 1n });
           continue;

@@ -1,6 +1,6 @@
 /**
  * Random books for the property tests: realistic ones, and ones built to stress exactness
- * (README.md "Realized P&L and analytics"): lots split into equal parts, quantities that are powers of two and
+ * (docs/pnl.md): lots split into equal parts, quantities that are powers of two and
  * large primes, money at the numeric(20,4) limit, fees with 4 decimals, exact break-evens,
  * many equal deals.
  */
@@ -204,8 +204,8 @@ export const realisticBook = fc
 export const creditId = (n: number) => `cccccccc-0000-4000-8000-${String(n).padStart(12, "0")}`;
 
 /**
- * Share credits for a book (README.md "Corporate actions, average cost, dividends and total
- * return"): on random dates, on the dates of its trades (a buy's and a sell's), before any trade,
+ * Share credits for a book (docs/corporate-actions.md):
+ * on random dates, on the dates of its trades (a buy's and a sell's), before any trade,
  * several on one date; quantities small, round, prime and at the integer limit, so remainders tie
  * and lots pass 2^31 shares.
  */
@@ -238,8 +238,8 @@ export const withCredits = (book: fc.Arbitrary<TradeInput[]>): fc.Arbitrary<[Tra
   book.chain((trades) => fc.tuple(fc.constant(trades), creditsFor(trades)));
 
 /**
- * Cash dividends: amounts up to the schema's limit, tax from none to all of it (README.md
- * "Corporate actions, average cost, dividends and total return").
+ * Cash dividends: amounts up to the schema's limit, tax from none to all of it
+ * (docs/corporate-actions.md).
  */
 export const dividends: fc.Arbitrary<DividendInput[]> = fc.array(
   fc

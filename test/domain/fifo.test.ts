@@ -1,5 +1,5 @@
 /**
- * FIFO matching cases worked by hand (README.md "Realized P&L and analytics"), checked twice: on the exact deals matchHolding
+ * FIFO matching cases worked by hand (docs/pnl.md), checked twice: on the exact deals matchHolding
  * passes to its sink (pnl as a fraction of 10^-4 đồng, holding days as share-days over shares),
  * and on what computeMetrics shows for them.
  */

@@ -1,6 +1,6 @@
 /**
- * The reference: README.md "Realized P&L and analytics" and README.md "Corporate actions, average
- * cost, dividends and total return" read literally with exact fractions, one deal object per sell
+ * The reference: docs/pnl.md and docs/corporate-actions.md
+ * read literally with exact fractions, one deal object per sell
  * and one Fraction per figure, rounded once at the end. Slow and obvious, so the engine can be
  * checked against it on any book.
  */
@@ -22,8 +22,7 @@ function daysBetween(from: string, to: string): bigint {
 }
 
 /**
- * A trade or a share credit, in the one order README.md "Corporate actions, average cost, dividends
- * and total return" gives them.
+ * A trade or a share credit, in the one order docs/corporate-actions.md gives them.
  */
 type Event = { kind: "trade"; date: string; trade: TradeInput } | { kind: "credit"; date: string; credit: CreditInput };
 
@@ -119,8 +118,8 @@ export function referenceDeals(
 }
 
 /**
- * Realized P&L by moving average cost (README.md "Corporate actions, average cost, dividends and
- * total return"): per (account, stock) shares Q and cost C; a buy adds shares and cost, a credit
+ * Realized P&L by moving average cost (docs/corporate-actions.md):
+ * per (account, stock) shares Q and cost C; a buy adds shares and cost, a credit
  * shares only, a sell of q matches m = min(q, Q) and adds net * m / q - C * m / Q.
  */
 export function referenceAverageCost(trades: readonly TradeInput[], credits: readonly CreditInput[] = []): Fraction {

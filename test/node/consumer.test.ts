@@ -11,7 +11,7 @@ import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { type OpenApiDocument, openApiDocument } from "./document";
 
-/** The README's example, as a frontend developer would write it. */
+/** docs/api.md's example, as a frontend developer would write it. */
 const CONSUMER = `
 import type { paths, components } from "./api";
 

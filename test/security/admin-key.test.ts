@@ -1,5 +1,5 @@
 /**
- * The admin key (ARCHITECTURE.md "The slug is the capability"; README.md "Configuration"): anything
+ * The admin key (ARCHITECTURE.md "The slug is the capability"; src/auth.ts): anything
  * but the configured key is 401 without reaching a database or throwing, whatever its length or
  * characters; wrong keys are throttled per client (ADMIN_KEY_LIMITER, wrangler.toml: 10 per 60 s);
  * a short configured key is reported as weak; and neither the key nor a database password ever

@@ -15,7 +15,7 @@ export interface Endpoint {
   cached: boolean;
   /** The databases a request reaches. */
   reads: ReadonlyArray<"target" | "source">;
-  /** Its row in the endpoint table (README.md "Endpoints"), where it has one. */
+  /** Its number in the service's spec (the `#` of docs/api.md's curl table), where it has one. */
   spec?: string;
   /** The document's operationId: what generated clients call it. */
   operationId: string;

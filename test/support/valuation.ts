@@ -1,5 +1,5 @@
 /**
- * The valuation of README.md "Valuation", restated simply for the tests: the latest live, acceptable close
+ * The valuation of docs/valuation.md, restated simply for the tests: the latest live, acceptable close
  * of each stock by scanning every close, and each figure in exact integer ten-thousandths of a
  * đồng (BigInt), rounded once, half away from zero, to 2 places. Figures come out as the JSON
  * number the API's exact decimal text parses to.

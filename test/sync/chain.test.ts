@@ -1,5 +1,5 @@
 /**
- * Runs that chain (README.md "The sync"): a run that stops at its budget hands on through the continuation
+ * Runs that chain (docs/sync.md): a run that stops at its budget hands on through the continuation
  * queue, and the consumer's run continues at once, until the backlog is worked off with no
  * operator and no cron tick. One run at a time still; nothing lost when a run cannot go on.
  */

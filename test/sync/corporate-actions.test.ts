@@ -1,6 +1,6 @@
 /**
- * The corporate_actions stream (README.md "Corporate actions, average cost, dividends and total
- * return"; README.md "The sync"): owned by its account like a trade, held while the account is
+ * The corporate_actions stream (docs/corporate-actions.md;
+ * docs/sync.md): owned by its account like a trade, held while the account is
  * missing, hidden and restored with it, rows no ledger can hold set aside, and a holding's share
  * credits fed into its FIFO lots and its stored partial. Each case is checked through the public
  * API and against the source (expectInSync: the reference computes the metrics from the source's

@@ -1,5 +1,5 @@
 /**
- * Counts that say what the back office changed (README.md "The sync"): `synced_rows` counts rows changed
+ * Counts that say what the back office changed (docs/sync.md): `synced_rows` counts rows changed
  * because their source row changed or a reconciliation repaired them; rows changed only because
  * a parent changed (a moved account's trades) are `derived_rows`, apart, in the run's report,
  * its history row and the status.

@@ -3,7 +3,7 @@
  * where a test injects limits), comparing the target with the source, and stamping source rows
  * with times from the source's own clock.
  *
- * Two comparisons, as README.md "The sync" frames it:
+ * Two comparisons, as docs/sync.md frames it:
  * - expectMirrored: the target holds every source row, column for column (tombstones too);
  * - expectServed: what the API serves equals a reference computed here, independently of the
  *   sync, from the source alone: a row is served when it and its owners are live and accepted
@@ -111,7 +111,7 @@ const STOCK_CODE = /^[A-Z0-9]{1,10}$/;
 const SERVABLE_SLUG = /^[A-Za-z0-9_-]{1,64}$/;
 const negative = (money: string) => money.startsWith("-") && Number(money) !== 0;
 
-/** Rows no ledger can hold, by the rules of README.md "The sync", restated here on purpose. */
+/** Rows no ledger can hold, by the rules of docs/sync.md, restated here on purpose. */
 export const acceptable = {
   customer: (c: CustomerRow) => SERVABLE_SLUG.test(c.slug),
   holding: (h: HoldingRow) =>

@@ -1,5 +1,5 @@
 /**
- * What real back offices do between two syncs (README.md "The sync"): restore what they deleted, retire
+ * What real back offices do between two syncs (docs/sync.md): restore what they deleted, retire
  * staff and brokers, send rows no ledger can hold and mend them, move accounts between
  * customers, merge customers, exchange and hand on slugs. Each case is checked through the
  * public API and table by table against the source.

@@ -1,5 +1,5 @@
 /**
- * The stock_prices stream (README.md "Valuation"; README.md "The sync"): closes are copied like any table, rows no ledger can
+ * The stock_prices stream (docs/valuation.md; docs/sync.md): closes are copied like any table, rows no ledger can
  * hold are set aside, and latest_prices holds each stock's latest live close after every run,
  * however the closes changed, without touching any customer's stored metrics.
  */

@@ -1,5 +1,5 @@
 /**
- * A back office doing odd things at random (README.md "The sync"): inserts, updates, soft deletes,
+ * A back office doing odd things at random (docs/sync.md): inserts, updates, soft deletes,
  * restores, hard deletes, account moves, slug exchanges and renames, rows no ledger can hold,
  * parents committed long after their children, and changes made without bumping updated_at,
  * with delta syncs in between. After every delta run nothing is served under an owner the

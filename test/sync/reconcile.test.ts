@@ -1,5 +1,5 @@
 /**
- * mode=full (README.md "The sync"): drift a cursor cannot see is found by comparing checksums of id ranges
+ * mode=full (docs/sync.md): drift a cursor cannot see is found by comparing checksums of id ranges
  * in both databases and repaired, resumably, and after a complete full run the target serves
  * exactly what the source holds.
  */

@@ -1,5 +1,5 @@
 /**
- * The scheduled reconciliation (README.md "The sync"): the cron SYNC_RECONCILE_CRON names runs what
+ * The scheduled reconciliation (docs/sync.md): the cron SYNC_RECONCILE_CRON names runs what
  * `?mode=full` does, so what no delta can see (a hard delete, a change without updated_at, a
  * parent committed later than the overlap) is served right with no operator; its runs chain
  * until it is complete, and each serves what changed first.

@@ -1,5 +1,5 @@
 /**
- * A page of what a customer's accounts received (README.md "Corporate actions, average cost, dividends and total return": cash dividends and share credits)
+ * A page of what a customer's accounts received (docs/corporate-actions.md: cash dividends and share credits)
  * in one statement: the slug lookup, the total of all matches and the page. Served rows only
  * (src/db/served.ts): a live action in one of the customer's served accounts. Newest ex_date
  * first, then id descending (paged.ts), the order of corporate_actions_account_date_idx.

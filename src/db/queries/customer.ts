@@ -16,7 +16,7 @@ import { live } from "../served";
 import { customerJson, portfolioJson } from "./shapes";
 import { servedStats, valuationJson } from "./valuation";
 
-/** A served customer by slug: live, and with its staff member in the target (README.md "The sync"). */
+/** A served customer by slug: live, and with its staff member in the target (docs/sync.md). */
 const bySlug = (slug: Lookup) => sql`${customers.slug} = ${slug} and ${live(customers)}`;
 const withStaff = sql`join ${staff} on ${staff.id} = ${customers.staffId}`;
 const withMetrics = sql`left join ${customerMetrics} on ${customerMetrics.customerId} = ${customers.id}`;

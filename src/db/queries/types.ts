@@ -26,7 +26,7 @@ export type CorporateAction = z.output<typeof Schema.CorporateAction>;
  * their latest closes, which a price change moves without the stored figures changing.
  */
 export type ServedStats = z.output<typeof Schema.Stats>;
-/** What the customer's served holdings are worth at their stocks' latest closes (README.md "Valuation"). */
+/** What the customer's served holdings are worth at their stocks' latest closes (docs/valuation.md). */
 export type Valuation = ServedStats["valuation"];
 
 /** One page of a trade history, as its query schema decodes it: codes in canonical case, dates YYYY-MM-DD. */

@@ -1,5 +1,5 @@
 /**
- * A customer's valuation (README.md "Valuation"), added up at read time from the served holdings and
+ * A customer's valuation (docs/valuation.md), added up at read time from the served holdings and
  * latest_prices, inside the read's one statement: a price day changes one row per stock, never
  * anything stored per customer, and every answer carrying a valuation reads the closes as they
  * are now. Sums are exact (numeric) and rounded once, half away from zero, to 2 places; money
@@ -41,7 +41,7 @@ export const valuationJson = sql<unknown>`(
 type ValuationJson = Record<string, unknown> & { [UNREALIZED_EXACT]: string };
 
 /**
- * The stored stats as served, beside their valuation. `total_return` (README.md "Corporate actions, average cost, dividends and total return") needs the
+ * The stored stats as served, beside their valuation. `total_return` (docs/corporate-actions.md) needs the
  * unrealized P&L, known only at read time: the stored figure is the part of
  * src/domain/total-return.ts (`realized_pnl_average_cost` + `dividends.net`, exact enough), and
  * the valuation's exact unrealized P&L is added here before the one rounding.
