@@ -106,7 +106,7 @@ export const CorporateActionQuery = listQuery({
 
 export type CorporateActionQuery = z.infer<typeof CorporateActionQuery>;
 
-/** The periods `range` names (src/domain/performance/range.ts says where each starts). */
+/** The periods `range` names (docs/performance.md says where each starts; src/db/queries/performance.ts computes it). */
 export const PERFORMANCE_RANGES = ["1d", "1w", "1m", "3m", "6m", "ytd", "1y", "3y", "5y", "max"] as const;
 export type PerformanceRange = (typeof PERFORMANCE_RANGES)[number];
 /** How far apart the chart's points are. */
