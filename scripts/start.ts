@@ -10,6 +10,7 @@
 import { createSql } from "../src/db/client";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { parseEnv } from "node:util";
 import { startLocalDbServer } from "./local-db";
 import { generateDemoBookChunks } from "./demo/generate";
 import { isSourceEmpty, loadBook } from "./demo/load";
@@ -27,12 +28,8 @@ function devVars(): Record<string, string> {
     copyFileSync(`${root}.dev.vars.example`, path);
     console.log("created .dev.vars from .dev.vars.example");
   }
-  const vars: Record<string, string> = {};
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    const m = /^\s*([A-Z0-9_]+)\s*=\s*(.*)\s*$/.exec(line);
-    if (m) vars[m[1]!] = m[2]!.replace(/^"(.*)"$/, "$1");
-  }
-  return vars;
+  // Node's own dotenv reader: comments, quotes and `export`, as wrangler's dotenv reads the file too.
+  return parseEnv(readFileSync(path, "utf8")) as Record<string, string>;
 }
 
 /** The connection strings name the local server; keep their port in step with LOCAL_DB_PORT. */

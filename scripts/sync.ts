@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { parseEnv } from "node:util";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const base = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`;
@@ -11,12 +12,7 @@ const base = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787
 function adminKey(): string {
   if (process.env.ADMIN_API_KEY) return process.env.ADMIN_API_KEY;
   const file = `${root}.dev.vars`;
-  const line = existsSync(file)
-    ? readFileSync(file, "utf8")
-        .split("\n")
-        .find((l) => l.startsWith("ADMIN_API_KEY="))
-    : undefined;
-  return line ? line.slice("ADMIN_API_KEY=".length).trim() : "";
+  return (existsSync(file) && parseEnv(readFileSync(file, "utf8")).ADMIN_API_KEY) || "";
 }
 
 const full = process.argv.includes("--full");

@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { fillAssets } from "./assets";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -40,6 +41,8 @@ export async function startWranglerDev(options: {
   isolated?: boolean;
 }): Promise<WranglerDev> {
   const url = `http://127.0.0.1:${options.port}`;
+  // wrangler refuses to start without the `[assets]` folder, and would serve a stale one.
+  fillAssets();
   const args = [
     "dev",
     "--ip",

@@ -5,6 +5,7 @@
  * whatever is left, so runs against a real PostgreSQL (TEST_PG_URL) leave none behind.
  */
 import type { TestProject } from "vitest/node";
+import { fillAssets } from "../scripts/assets";
 import { startLocalDbServer } from "../scripts/local-db";
 import { type FoundChromium, findChromium } from "./browser/chromium";
 
@@ -21,6 +22,8 @@ const TEST_DATABASE = /^(investments|backoffice)_t[0-9a-f]+$/;
 const DROP_CONCURRENCY = 10;
 
 export default async function setup(project: TestProject) {
+  // wrangler.toml's `[assets]` folder, which the workers projects and wrangler dev both read.
+  fillAssets();
   // PGlite on a thread per file that runs at once (maxWorkers): each keeps its databases busy.
   const server = await startLocalDbServer({
     port: 0,

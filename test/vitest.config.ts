@@ -18,7 +18,6 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { SlowFirst } from "./sequencer";
-import { textModules } from "./text-modules";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -63,7 +62,7 @@ export default defineConfig({
     restoreMocks: true,
     projects: [
       {
-        plugins: [textModules(), worker()],
+        plugins: [worker()],
         // BENCH=1 (npm run bench) runs the in-workerd benchmarks instead of the suites.
         test: process.env.BENCH
           ? { name: "workers", include: ["test/bench/**/*.bench.ts"] }
@@ -83,12 +82,11 @@ export default defineConfig({
         ? []
         : [
             {
-              plugins: [textModules(), worker()],
+              plugins: [worker()],
               test: { name: "local-db", include: ["test/local-db/**/*.test.ts"], isolate: true, sequence: { groupOrder: 1 } },
             },
           ]),
       {
-        plugins: [textModules()],
         test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"], sequence: { groupOrder: 0 } },
       },
       {

@@ -1,7 +1,7 @@
 /**
  * The HTML of `GET /api/docs`: every operation of the OpenAPI document, rendered on the server,
- * so a reader sees the list at once (a few kilobytes, nothing that blocks rendering), then
- * Scalar's full reference with "try it", which `reference.js` loads once that list has painted.
+ * so a reader sees the list at once (a few kilobytes, nothing that blocks rendering), and a
+ * button that loads Scalar's full reference, with "try it", in its place (`reference.js`).
  */
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
@@ -19,8 +19,10 @@ export interface DescribedDocument {
 }
 
 export interface PageScripts {
-  /** The small script that loads the full reference after the first paint. */
+  /** The small script that loads the full reference when the reader asks for it. */
   loader: string;
+  /** The id of the button that asks for it, hidden until that script shows it. */
+  tryIt: string;
   /** Scalar's configuration, read by its script from the `#api-reference` element. */
   configuration: string;
   /** Where the OpenAPI document is served. */
@@ -37,7 +39,9 @@ ul{list-style:none;padding:0;margin:0}li{padding:.5rem 0;border-bottom:1px solid
 .method{display:inline-block;min-width:3.2rem;font:600 .8rem/1.6 ui-monospace,monospace;color:#fff;background:#23632d;border-radius:.25rem;text-align:center;margin-right:.5rem}
 .method.post{background:#8a4b00}code{font:.9rem ui-monospace,monospace;overflow-wrap:anywhere}
 .summary{display:block;font-weight:600}.description{margin:.15rem 0 0;color:#3d3d46}
-.loading{color:#4a4a55}a{color:#0b57d0}
+a{color:#0b57d0}
+#try-it{font:inherit;font-weight:600;color:#fff;background:#0b57d0;border:0;border-radius:.375rem;padding:.5rem 1rem;cursor:pointer}
+#try-it:hover{background:#0842a0}#try-it:focus-visible{outline:3px solid #1b1b1f;outline-offset:2px}#try-it:disabled{cursor:progress}
 `;
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
@@ -71,8 +75,8 @@ export function referencePage(document: DescribedDocument, scripts: PageScripts)
   <main id="operations">
     <h1>${title} <small>${version}</small></h1>
     ${description ? html`<p>${description}</p>` : ""}
-    <p class="loading">The interactive reference, with requests to try, is loading. The
-      <a href="${scripts.document}">OpenAPI document</a> describes every field.</p>
+    <p>The <a href="${scripts.document}">OpenAPI document</a> describes every field.</p>
+    <p><button type="button" id="${scripts.tryIt}" hidden>Open the interactive reference, with requests to try</button></p>
     ${listed(document).map(
       (group) => html`<section>
       <h2>${group.name}</h2>

@@ -64,13 +64,14 @@ async function burstThen(scanner: Client, path: string, headers?: Record<string,
 }
 
 describe("security headers", () => {
-  it("are on every response: 200, 304, 400, 401, 404, 405, 429, 500, 503, HEAD, OPTIONS and the docs page", async () => {
+  it("are on every response: 200, 304, 400, 401, 404, 405, 429, 500, 503, HEAD, OPTIONS, the docs page and its static asset", async () => {
     const { dbs, client, customer } = await withCustomer();
     const cases: Array<[string, number, () => Promise<Reply>]> = [
       ["profile", 200, () => client.get(`/api/customers/${customer.slug}`)],
       ["brokers", 200, () => client.get("/api/brokers")],
       ["openapi.json", 200, () => client.get("/api/openapi.json")],
       ["docs page", 200, () => client.get("/api/docs")],
+      ["docs page's Scalar script, a static asset", 200, () => client.get("/api/docs/scalar.js")],
       ["HEAD profile", 200, () => client.send(`/api/customers/${customer.slug}`, { method: "HEAD" })],
       ["bad page", 400, () => client.get(`/api/transactions/${customer.slug}?page=0`)],
       ["sync without key", 401, () => client.send("/api/sync", { method: "POST" })],

@@ -1,5 +1,5 @@
 /**
- * The reconciliation's schedule as the status reads it (src/cron.ts): the next time a
+ * The reconciliation's schedule as the status reads it (src/cron.ts, over croner): the next time a
  * Cron Trigger expression fires, against a reference that tries every minute.
  */
 import fc from "fast-check";
@@ -70,11 +70,18 @@ describe("the reconciliation's schedule", () => {
   });
 
   it("reads ranges, steps and names", () => {
+    // Every 20 minutes of 09:00, 13:00 and 17:00, weekdays of January to March: from late
+    // November, Friday 1 January 2027 first, then Monday the 4th.
     const s = parseCron("*/20 9-17/4 * JAN-MAR MON-FRI");
-    expect([...s.minutes]).toEqual([0, 20, 40]);
-    expect([...s.hours]).toEqual([9, 13, 17]);
-    expect([...s.months]).toEqual([1, 2, 3]);
-    expect([...s.weekdays]).toEqual([1, 2, 3, 4, 5]);
+    const fires: string[] = [];
+    for (let at = new Date("2026-11-25T00:00:00Z"); fires.length < 10; ) {
+      at = nextFire(s, at)!;
+      fires.push(at.toISOString());
+    }
+    expect(fires).toEqual([
+      ...["09:00", "09:20", "09:40", "13:00", "13:20", "13:40", "17:00", "17:20", "17:40"].map((t) => `2027-01-01T${t}:00.000Z`),
+      "2027-01-04T09:00:00.000Z",
+    ]);
     // 19:00 UTC every day: after 19:00 today, tomorrow's.
     const nightly = parseCron("0 19 * * *");
     expect(nextFire(nightly, new Date("2026-11-25T18:59:59.999Z"))?.toISOString()).toBe("2026-11-25T19:00:00.000Z");
@@ -84,11 +91,14 @@ describe("the reconciliation's schedule", () => {
 
   it.each([
     ["0 19 * *", '"0 19 * *" has 4 fields, not 5'],
-    ["60 * * * *", "minute 60 is outside 0-59"],
+    ["0 0 19 * * *", '"0 0 19 * * *" has 6 fields, not 5'],
+    ["60 * * * *", '"60 * * * *": Invalid value for minute: 60'],
     ["0 19 * * 1", 'day of week "1": days of the week are written SUN to SAT'],
-    ["0 19 L * *", 'day of month "L" is not a number'],
-    ["0 10-2 * * *", 'hour range "10-2" runs backwards'],
-    ["*/0 * * * *", 'minute step "0" is not a positive number'],
+    ["0 19 * * MON#2", 'day of week "MON#2": days of the week are written SUN to SAT'],
+    ["0 19 L * *", 'day of month "L": only numbers, ranges, steps and lists are read'],
+    ["0 19 ? * MON", 'day of month "?": only numbers, ranges, steps and lists are read'],
+    ["0 10-2 * * *", `"0 10-2 * * *": From value is larger than to value: '10-2'`],
+    ["*/0 * * * *", '"*/0 * * * *": Syntax error, illegal stepping: 0'],
   ])("refuses %s: %s", (expression, message) => {
     expect(() => parseCron(expression)).toThrow(new CronError(message));
   });
