@@ -40,6 +40,7 @@ ul{list-style:none;padding:0;margin:0}li{padding:.5rem 0;border-bottom:1px solid
 .method.post{background:#8a4b00}code{font:.9rem ui-monospace,monospace;overflow-wrap:anywhere}
 .summary{display:block;font-weight:600}.description{margin:.15rem 0 0;color:#3d3d46}
 a{color:#0b57d0}
+.try{min-height:2.5rem}
 #try-it{font:inherit;font-weight:600;color:#fff;background:#0b57d0;border:0;border-radius:.375rem;padding:.5rem 1rem;cursor:pointer}
 #try-it:hover{background:#0842a0}#try-it:focus-visible{outline:3px solid #1b1b1f;outline-offset:2px}#try-it:disabled{cursor:progress}
 `;
@@ -76,7 +77,7 @@ export function referencePage(document: DescribedDocument, scripts: PageScripts)
     <h1>${title} <small>${version}</small></h1>
     ${description ? html`<p>${description}</p>` : ""}
     <p>The <a href="${scripts.document}">OpenAPI document</a> describes every field.</p>
-    <p><button type="button" id="${scripts.tryIt}" hidden>Open the interactive reference, with requests to try</button></p>
+    <p class="try"><button type="button" id="${scripts.tryIt}" hidden>Open the interactive reference, with requests to try</button></p>
     ${listed(document).map(
       (group) => html`<section>
       <h2>${group.name}</h2>

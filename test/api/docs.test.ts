@@ -71,7 +71,7 @@ describe("GET /api/docs", () => {
       '<script id="api-reference" …>',
     ]);
     expect(page).toContain(
-      '<p><button type="button" id="try-it" hidden>Open the interactive reference, with requests to try</button></p>',
+      '<p class="try"><button type="button" id="try-it" hidden>Open the interactive reference, with requests to try</button></p>',
     );
     const configuration = JSON.parse(page.match(/data-configuration="([^"]*)"/)![1]!.replaceAll("&quot;", '"'));
     expect(configuration).toMatchObject({ url: "/api/openapi.json", withDefaultFonts: false, telemetry: false });
