@@ -4,11 +4,11 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { requireBindings } from "./bindings";
 import type { AppEnv } from "./context";
 import { onError } from "./error-handler";
 import { AppError } from "./errors";
 import { config, corsFromConfig, database, requestId, securityHeaders } from "./middleware";
-import { LOOKUP_ROUTES, limitNotFound } from "./rate-limit";
 import { registerAdminKeyScheme } from "./routes/admin";
 import { aggregate } from "./routes/aggregate";
 import { analytics } from "./routes/analytics";
@@ -27,12 +27,14 @@ import { transactions } from "./routes/transactions";
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalidInput });
 
-  app.use("*", requestId, securityHeaders, config, corsFromConfig);
-  for (const path of LOOKUP_ROUTES) app.use(path, limitNotFound);
+  // A Worker without its brakes or its queue serves nothing (src/bindings.ts): first, so no
+  // route, CORS preflight included, answers unbraked.
+  app.use("*", requestId, securityHeaders, requireBindings, config, corsFromConfig);
   // A known path asked with a method it does not take: 405 with the methods its routes take, as
-  // registered below (HEAD with GET). Route middleware such as the admin key only runs for a
-  // matched route, so this answers before any key is looked at. Inside the 404 brake, which so
-  // sees a 405, not a miss. CORS has already answered every OPTIONS.
+  // registered below (HEAD with GET). Route middleware such as the admin key and the 404 brake
+  // (src/routes/admin.ts, src/routes/lookup.ts) only runs for a matched route, so this answers
+  // before any key is looked at, and a 405 is never counted as a miss. CORS has already
+  // answered every OPTIONS.
   app.use(
     "*",
     methodNotAllowed({

@@ -13,7 +13,7 @@ import type { AppEnv } from "./context";
 import type { Config } from "./env";
 import { AppError } from "./errors";
 import { log } from "./log";
-import { Brake, clientOf, tooMany } from "./rate-limit";
+import { BRAKES, Brake, clientOf, tooMany } from "./rate-limit";
 
 /** `openssl rand -base64 32` makes 44 characters; anything under 32 is within reach of guessing offline. */
 export const MIN_ADMIN_KEY_LENGTH = 32;
@@ -50,7 +50,7 @@ export const requireAdminKey = createMiddleware<AppEnv>(async (c, next) => {
   const requestId = c.get("requestId");
   if (wrongKeys.isBlocked(client)) {
     log("warn", "admin_key_throttled", { request_id: requestId, client });
-    throw tooMany();
+    throw tooMany("admin_key");
   }
 
   const config = c.get("config");
@@ -62,10 +62,12 @@ export const requireAdminKey = createMiddleware<AppEnv>(async (c, next) => {
       client,
       reason: config.ADMIN_API_KEY === undefined ? "no_key_configured" : provided ? "wrong_key" : "missing_key",
     });
-    throw over ? tooMany() : new AppError(401);
+    throw over ? tooMany("admin_key") : new AppError(401, { headers: { "RateLimit-Policy": BRAKES.admin_key.policy } });
   }
 
   const weakness = adminKeyWeakness(config);
   if (weakness) log("warn", "weak_admin_key", { request_id: requestId, detail: weakness });
   await next();
+  // Every answer of a braked route announces its policy (src/rate-limit.ts BRAKES).
+  c.header("RateLimit-Policy", BRAKES.admin_key.policy);
 });

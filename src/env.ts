@@ -10,17 +10,19 @@ import { STOCK_CODE } from "./domain/stock-code";
 /**
  * The bindings of wrangler.toml and the secrets named in .dev.vars.example, as `wrangler types`
  * generates them into src/worker-configuration.d.ts (`npm run types`; CI checks it is current).
- * All but DATABASE_URL may be missing: a secret may not be set, and tests leave bindings out;
- * getConfig validates what is there once.
+ * The three bindings the brakes and the sync's chain need are required (src/bindings.ts refuses
+ * to serve without them); of the rest all but DATABASE_URL may be missing: a secret may not be
+ * set. getConfig validates what is there once.
  */
-export type Env = Partial<WorkerBindings> & {
-  DATABASE_URL: string;
-  /** Optional settings that neither wrangler.toml nor .dev.vars.example sets. */
-  DATABASE_TIMEOUT_MS?: string;
-  CF_ZONE_ID?: string;
-  CF_API_TOKEN?: string;
-  PUBLIC_ORIGIN?: string;
-};
+export type Env = Partial<WorkerBindings> &
+  Pick<WorkerBindings, "NOT_FOUND_LIMITER" | "ADMIN_KEY_LIMITER" | "SYNC_QUEUE"> & {
+    DATABASE_URL: string;
+    /** Optional settings that neither wrangler.toml nor .dev.vars.example sets. */
+    DATABASE_TIMEOUT_MS?: string;
+    CF_ZONE_ID?: string;
+    CF_API_TOKEN?: string;
+    PUBLIC_ORIGIN?: string;
+  };
 
 const optionalSecret = z
   .string()

@@ -1,8 +1,10 @@
 /**
- * One error envelope for every failure: `{success:false, error:"<reason>"}`, plus `details`
- * on 400 and `request_id` on 500. Nothing internal (SQL, stacks, secrets) reaches a client.
- * Free of the Hono context, so every layer (database access, sync, schemas) may raise these;
- * src/error-handler.ts turns them into responses.
+ * One error envelope for every failure: `{success:false, error:"<reason>", code:"<code>"}`, plus
+ * `details` where its status has them (the 400's issues, the 409's lease) and `request_id` on
+ * 5xx. `error` is the HTTP reason phrase, for people; `code` is what a program branches on,
+ * stable across releases (ERROR_CODES, an enum in the OpenAPI document). Nothing internal (SQL,
+ * stacks, secrets) reaches a client. Free of the Hono context, so every layer (database access,
+ * sync, schemas) may raise these; src/error-handler.ts turns them into responses.
  */
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -24,22 +26,68 @@ export function reasonFor(status: number): string {
   return REASONS[status] ?? "Error";
 }
 
+/**
+ * Every `code` an error body can carry. Two 429s differ by cause, so by code: a client past the
+ * lookup brake (src/rate-limit.ts) may still use the admin routes, and the reverse.
+ */
+export const ERROR_CODES = [
+  "bad_request",
+  "unauthorized",
+  "not_found",
+  "method_not_allowed",
+  "sync_running",
+  "rate_limited_lookup",
+  "rate_limited_admin_key",
+  "internal",
+  "source_unavailable",
+  "database_unavailable",
+  "misconfigured",
+  "history_building",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The code a status means when the error does not name its own (the two 429s always do). */
+const CODES: Record<number, ErrorCode> = {
+  400: "bad_request",
+  401: "unauthorized",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "sync_running",
+  500: "internal",
+  502: "source_unavailable",
+  503: "database_unavailable",
+};
+
+export function codeFor(status: number): ErrorCode {
+  return CODES[status] ?? (status >= 500 ? "internal" : "bad_request");
+}
+
 export interface ErrorBody {
   success: false;
   error: string;
+  code: ErrorCode;
   details?: unknown;
   request_id?: string;
 }
 
-/** An error we raise on purpose; its status and reason are what the client sees. */
+/** An error we raise on purpose; its status, reason and code are what the client sees. */
 export class AppError extends HTTPException {
   readonly details: unknown;
   readonly headers: Record<string, string>;
+  readonly code: ErrorCode;
   constructor(
     status: ContentfulStatusCode,
-    options: { message?: string; details?: unknown; cause?: unknown; headers?: Record<string, string> } = {},
+    options: {
+      message?: string;
+      code?: ErrorCode;
+      details?: unknown;
+      cause?: unknown;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(status, { message: options.message ?? reasonFor(status), cause: options.cause });
+    this.code = options.code ?? codeFor(status);
     this.details = options.details;
     this.headers = options.headers ?? {};
   }
@@ -66,7 +114,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 export function errorBody(status: number, extra: Partial<ErrorBody> = {}): ErrorBody {
-  return { success: false, error: reasonFor(status), ...extra };
+  return { success: false, error: reasonFor(status), code: codeFor(status), ...extra };
 }
 
 /** A log line's view of an error: its kind and SQLSTATE, never a connection string. */

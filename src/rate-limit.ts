@@ -13,18 +13,42 @@
  */
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./context";
-import { AppError } from "./errors";
+import { AppError, type ErrorCode } from "./errors";
 
 /** Both bindings' period (wrangler.toml `simple.period`). */
 const BLOCK_MS = 60_000;
 const MAX_REMEMBERED = 10_000;
 
+/**
+ * The client's address, as Cloudflare (and wrangler dev) writes it: the client cannot set
+ * CF-Connecting-IP through Cloudflare. Nothing else is read: X-Forwarded-For is whatever the
+ * client wrote, so trusting it would let one client count as many and never be braked. Without
+ * the header (only off Cloudflare) every request is the one client "unknown".
+ */
 export function clientOf(req: { header(name: string): string | undefined }): string {
-  return req.header("CF-Connecting-IP") ?? req.header("X-Forwarded-For")?.split(",")[0]?.trim() ?? "unknown";
+  return req.header("CF-Connecting-IP") ?? "unknown";
 }
 
-export function tooMany(): AppError {
-  return new AppError(429, { headers: { "Retry-After": String(BLOCK_MS / 1000) } });
+/**
+ * What each brake announces in `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-09,
+ * section 3, "RateLimit-Policy Field": a List of quota policy Items, each a String naming the
+ * policy, with `q` the quota and `w` the window in seconds). Static, as the field is meant to be:
+ * the limits are wrangler.toml's `simple` settings of each binding (test/node/wrangler.test.ts
+ * holds them equal). The quota counts failures (unknown slugs or account ids, wrong keys), not
+ * requests: a client reading its own data is never braked.
+ */
+export const BRAKES = {
+  lookup: { code: "rate_limited_lookup", policy: `"unknown-lookups";q=30;w=${BLOCK_MS / 1000}` },
+  admin_key: { code: "rate_limited_admin_key", policy: `"wrong-admin-keys";q=10;w=${BLOCK_MS / 1000}` },
+} as const satisfies Record<string, { code: ErrorCode; policy: string }>;
+
+export type BrakeName = keyof typeof BRAKES;
+
+export function tooMany(brake: BrakeName): AppError {
+  return new AppError(429, {
+    code: BRAKES[brake].code,
+    headers: { "Retry-After": String(BLOCK_MS / 1000), "RateLimit-Policy": BRAKES[brake].policy },
+  });
 }
 
 /** The clients one binding found over its limit, remembered by this isolate until the period ends. */
@@ -41,9 +65,11 @@ export class Brake {
     return false;
   }
 
-  /** Counts one failure of `client`; true when that put it over the limit (it is now blocked). */
-  async failed(limiter: RateLimit | undefined, client: string): Promise<boolean> {
-    if (!limiter) return false;
+  /**
+   * Counts one failure of `client`; true when that put it over the limit (it is now blocked).
+   * The limiter is always there: src/bindings.ts refuses every request of a Worker without it.
+   */
+  async failed(limiter: RateLimit, client: string): Promise<boolean> {
     const { success } = await limiter.limit({ key: `${this.name}:${client}` });
     if (success) return false;
     this.block(client, Date.now());
@@ -62,31 +88,18 @@ export class Brake {
 const notFound = new Brake("404");
 
 /**
- * The API routes that look something up by a value a stranger could guess: a customer's slug,
- * and an account id under it. The customer's page, /c/:slug, is one too: its router puts the same
- * brake on it (src/routes/page.tsx), so its 429 is a page. Nothing else is braked by 404s (an
- * unknown route reveals nothing).
+ * The 404 brake, for the routes that look something up by a value a stranger could guess: a
+ * customer's slug, and an account id under it. A route gets it by being declared with
+ * `lookupRoute` (src/routes/lookup.ts; the customer's page, /c/:slug, names it itself), never
+ * from a list kept apart. Runs ahead of the edge cache: a blocked client must not get cached
+ * hits either. Every answer of a braked route announces the policy.
  */
-export const LOOKUP_ROUTES = [
-  "/api/customers/:slug",
-  "/api/portfolio/:slug",
-  "/api/transactions/:slug",
-  "/api/transactions/:slug/:accountId",
-  "/api/stats/:slug",
-  "/api/analytics/:slug",
-  "/api/aggregate/:slug",
-  "/api/corporate-actions/:slug",
-  "/api/performance/:slug",
-] as const;
-
-/** For LOOKUP_ROUTES, ahead of the edge cache: a blocked client must not get cached hits either. */
 export const limitNotFound = createMiddleware<AppEnv>(async (c, next) => {
-  const limiter = c.env.NOT_FOUND_LIMITER;
-  if (!limiter) return next();
   const client = clientOf(c.req);
-  if (notFound.isBlocked(client)) throw tooMany();
+  if (notFound.isBlocked(client)) throw tooMany("lookup");
 
   await next();
 
-  if (c.res.status === 404 && (await notFound.failed(limiter, client))) throw tooMany();
+  c.header("RateLimit-Policy", BRAKES.lookup.policy);
+  if (c.res.status === 404 && (await notFound.failed(c.env.NOT_FOUND_LIMITER, client))) throw tooMany("lookup");
 });

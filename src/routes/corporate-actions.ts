@@ -4,7 +4,7 @@
  * (src/db/queries/corporate-actions.ts), cached in the customer's scope: the sync drops it with
  * the customer's other answers when an action changes. No valuation, so no prices version.
  */
-import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { cached, forCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { findCorporateActions } from "../db/queries";
@@ -18,8 +18,9 @@ import {
   errorResponses,
   invalidInput,
 } from "../schemas";
+import { lookupRoute } from "./lookup";
 
-const route = createRoute({
+const route = lookupRoute({
   method: "get",
   operationId: "listCorporateActions",
   path: "/corporate-actions/{slug}",

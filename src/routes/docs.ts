@@ -11,6 +11,7 @@
 /// <reference path="../worker-configuration.d.ts" />
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../context";
+import type { Config } from "../env";
 import { SERVER_ERRORS, errorResponses, htmlResponse, jsonResponse } from "../schemas";
 import { type DescribedDocument, referencePage } from "./docs-page";
 
@@ -114,7 +115,8 @@ const documentRoute = createRoute({
   path: "/openapi.json",
   tags: ["Operations"],
   summary: "This API's OpenAPI 3.0 document",
-  description: "Generated from the schemas that validate requests; `servers` names the origin it was served from.",
+  description:
+    "Generated from the schemas that validate requests; `servers` names the API's public origin when one is configured, else `/`, the origin the document was fetched from.",
   responses: {
     200: jsonResponse("The document", z.looseObject({ openapi: z.string() }).openapi({ description: "An OpenAPI 3.0 document" })),
     ...errorResponses(...SERVER_ERRORS),
@@ -136,6 +138,21 @@ const pageRoute = createRoute({
   },
 });
 
+/**
+ * The document's `servers`: PUBLIC_ORIGIN when it is configured and https, else `/`, which
+ * OpenAPI resolves against wherever the document was fetched from. Never the request's `Host`,
+ * which the client writes: a document served for `Host: evil.example` must not send generated
+ * clients, proxies and "try it" there. Public: `x-internal: false` says so to inventories
+ * (OWASP API9).
+ */
+export function serversFor(config: Pick<Config, "PUBLIC_ORIGIN">) {
+  const origin = config.PUBLIC_ORIGIN;
+  if (origin?.startsWith("https://")) {
+    return [{ url: origin, description: "The API's public origin", "x-internal": false }];
+  }
+  return [{ url: "/", description: "The origin this document was fetched from", "x-internal": false }];
+}
+
 /** Routes serving the document of `api`, which is read once, after every route is mounted. */
 export function docs(api: Pick<OpenAPIHono<AppEnv>, "getOpenAPIDocument">) {
   let document: ReturnType<typeof api.getOpenAPIDocument> | undefined;
@@ -143,14 +160,7 @@ export function docs(api: Pick<OpenAPIHono<AppEnv>, "getOpenAPIDocument">) {
   let page: ReturnType<typeof referencePage> | undefined;
 
   return new OpenAPIHono<AppEnv>()
-    .openapi(documentRoute, (c) => {
-      // Generators, proxies and "try it" need an absolute server: the origin the caller reached.
-      // Public: `x-internal: false` says so to inventories (OWASP API9).
-      const servers = [
-        { url: new URL(c.req.url).origin, description: "The origin this document was served from", "x-internal": false },
-      ];
-      return c.json({ ...current(), servers }, 200);
-    })
+    .openapi(documentRoute, (c) => c.json({ ...current(), servers: serversFor(c.get("config")) }, 200))
     .openapi(pageRoute, (c) => {
       c.header("Content-Security-Policy", PAGE_POLICY);
       page ??= referencePage(current() as unknown as DescribedDocument, {

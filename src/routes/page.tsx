@@ -23,9 +23,9 @@ import type { HistoryState } from "../page/history";
 import { LANGS, type Lang, type Messages } from "../page/i18n";
 import { filterParams, parseFilters } from "../page/query";
 import { type View, ViewContext, viewFor } from "../page/view";
-import { limitNotFound } from "../rate-limit";
 import { stylesheetHash } from "../page/styles";
 import { SlugParams } from "../schemas";
+import { LOOKUP_BRAKE } from "./lookup";
 
 /**
  * The reader's language, detected once per request: `?lang=` when it names one of ours, then the
@@ -128,12 +128,12 @@ const pageResource: Resource = (c) => {
 
 export const page = new Hono<AppEnv>()
   // Outside the edge cache, so a cached page carries the headers, and a client over the 404
-  // brake gets no cached page either. The brake is the API lookups' (src/rate-limit.ts), here so
+  // brake gets no cached page either. The brake is the API lookups' (./lookup.ts), here so
   // that its 429 reaches a person as a page; on GET only, as a 405 is no miss.
   .use("/c/:slug", detectLanguage, pageHeaders)
   .get(
     "/c/:slug",
-    limitNotFound,
+    ...LOOKUP_BRAKE,
     cached(
       forValuedCustomer,
       pageResource,

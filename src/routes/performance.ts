@@ -1,10 +1,11 @@
-import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { cached, forValuedCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { findPerformance } from "../db/queries";
 import { AppError, notFound } from "../errors";
+import { lookupRoute } from "./lookup";
 import {
-  DATABASE_ERRORS,
+  SLUG_ERRORS,
   PerformanceQuery,
   PerformanceResponse,
   SlugParams,
@@ -16,7 +17,7 @@ import {
 /** How long a client waits before asking again while the sync builds a customer's position steps. */
 const BUILDING_RETRY_SECONDS = 60;
 
-const route = createRoute({
+const route = lookupRoute({
   method: "get",
   operationId: "getPerformance",
   path: "/performance/{slug}",
@@ -28,7 +29,7 @@ const route = createRoute({
   responses: {
     ...cachedResponses("The performance over the period", PerformanceResponse),
     ...invalidInput({ path: "range", message: "must be one of 1d, 1w, 1m, 3m, 6m, ytd, 1y, 3y, 5y, max" }),
-    ...errorResponses(404, 429, ...DATABASE_ERRORS),
+    ...errorResponses(...SLUG_ERRORS),
   },
 });
 
@@ -44,7 +45,7 @@ export const performance = new OpenAPIHono<AppEnv>().openapi(
     );
     if (found === undefined) throw notFound();
     if (found === "building") {
-      throw new AppError(503, { headers: { "Retry-After": String(BUILDING_RETRY_SECONDS) } });
+      throw new AppError(503, { code: "history_building", headers: { "Retry-After": String(BUILDING_RETRY_SECONDS) } });
     }
     return c.json({ success: true as const, data: found }, 200);
   }),

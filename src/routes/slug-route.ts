@@ -1,15 +1,17 @@
 /**
  * The shape every "one thing about one customer" read shares: `GET /{resource}/{slug}`, looked
  * up by the customer's slug, 404 when nobody has it, otherwise `{success: true, data}` served
- * through the customer's edge cache. Each route names only what is its own.
+ * through the customer's edge cache, behind the 404 brake (./lookup.ts). Each route names only
+ * what is its own.
  */
-import { OpenAPIHono, createRoute, type z } from "@hono/zod-openapi";
+import { OpenAPIHono, type z } from "@hono/zod-openapi";
 import { cached, forCustomer, type Scope } from "../cache";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
 import type { Lookup } from "../db/queries";
 import { notFound } from "../errors";
 import { SLUG_ERRORS, SlugParams, cachedResponses, errorResponses } from "../schemas";
+import { lookupRoute } from "./lookup";
 
 type Tag = "Customers" | "Portfolio" | "Metrics";
 
@@ -31,7 +33,7 @@ export interface SlugRoute<P extends string, R extends z.ZodObject<{ data: z.Zod
 
 /** A router with the one cached slug route described by `spec`. */
 export function slugRoute<P extends string, R extends z.ZodObject<{ data: z.ZodType }>>(spec: SlugRoute<P, R>) {
-  const route = createRoute({
+  const route = lookupRoute({
     method: "get",
     operationId: spec.operationId,
     path: spec.path,

@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
+import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../context";
 import { adminKeyWeakness } from "../auth";
 import { AppError } from "../errors";
@@ -6,7 +6,7 @@ import { SyncQuery, errorResponses, invalidInput, jsonResponse } from "../schema
 import { LeaseHeldError, SourceUnavailableError, TargetUnavailableError } from "../sync/errors";
 import { readStatus } from "../sync/status";
 import { StatusData, SyncData } from "../sync/schemas";
-import { ADMIN_ERRORS, adminOnly } from "./admin";
+import { adminRoute } from "./admin";
 import { syncAndInvalidate } from "../sync/worker";
 
 const SyncResponse = z.strictObject({ success: z.literal(true), data: SyncData }).openapi("SyncResponse");
@@ -25,11 +25,10 @@ function toHttpError(err: unknown): unknown {
   return err;
 }
 
-const runRoute = createRoute({
+const runRoute = adminRoute({
   method: "post",
   operationId: "runSync",
   path: "/sync",
-  ...adminOnly,
   summary: "Copy what changed in the back office into the serving database",
   description:
     "Runs the delta sync now (the Cron Trigger runs it on a schedule). `mode=full` also compares source and target range by range and repairs every difference.",
@@ -37,15 +36,14 @@ const runRoute = createRoute({
   responses: {
     200: jsonResponse("The run and what it changed", SyncResponse),
     ...invalidInput({ path: "mode", message: "must be delta or full" }),
-    ...errorResponses(...ADMIN_ERRORS, 409, 502, 503),
+    ...errorResponses(409, 502, 503),
   },
 });
 
-const statusRoute = createRoute({
+const statusRoute = adminRoute({
   method: "get",
   operationId: "getSyncStatus",
   path: "/sync/status",
-  ...adminOnly,
   summary: "How the sync stands: last runs, lag, held and rejected rows",
   description:
     "The last runs and how they ended (a run whose lease expired while running is shown as died), each stream's lag (how long the oldest change not applied yet has waited), the scheduled reconciliation (one under way, the last complete one with what it repaired, whether one is overdue), and the rows held for a missing parent or set aside as no ledger can hold them, with their ages.",
@@ -54,7 +52,7 @@ const statusRoute = createRoute({
       "The sync's state",
       z.strictObject({ success: z.literal(true), data: StatusData }).openapi("SyncStatusResponse"),
     ),
-    ...errorResponses(...ADMIN_ERRORS, 503),
+    ...errorResponses(503),
   },
 });
 

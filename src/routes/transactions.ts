@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { cached, forCustomer } from "../cache";
 import type { AppEnv } from "../context";
 import { type HistoryOwner, findHistory } from "../db/queries";
@@ -14,6 +14,7 @@ import {
   errorResponses,
   invalidInput,
 } from "../schemas";
+import { lookupRoute } from "./lookup";
 
 const FILTERS =
   "Filters combine. `pagination.total` counts every match, not only this page; a page past the end is empty with the true total.";
@@ -24,7 +25,7 @@ const responses = {
   ...errorResponses(...SLUG_ERRORS),
 };
 
-const customerHistory = createRoute({
+const customerHistory = lookupRoute({
   method: "get",
   operationId: "listTransactions",
   path: "/transactions/{slug}",
@@ -35,7 +36,7 @@ const customerHistory = createRoute({
   responses,
 });
 
-const accountHistory = createRoute({
+const accountHistory = lookupRoute({
   method: "get",
   operationId: "listAccountTransactions",
   path: "/transactions/{slug}/{accountId}",

@@ -3,7 +3,8 @@
  * one error envelope of src/errors.ts, with the OpenAPI response objects the routes declare.
  */
 import { z } from "@hono/zod-openapi";
-import { type ErrorBody, reasonFor } from "../errors";
+import { ERROR_CODES, type ErrorBody, type ErrorCode as Code, codeFor, reasonFor } from "../errors";
+import { BRAKES, type BrakeName } from "../rate-limit";
 import { Performance } from "./performance";
 import { Analytics, Broker, CorporateAction, Customer, Holding, Pagination, Stats, Transaction } from "./resources";
 
@@ -46,15 +47,49 @@ const Issue = z
   })
   .openapi("ValidationIssue");
 
-export const ErrorResponse = z
+export const ErrorCode = z.enum(ERROR_CODES).openapi("ErrorCode", {
+  description:
+    "What went wrong, for a program to branch on; stable across releases. `rate_limited_lookup`: too many unknown slugs or account ids from this address; `rate_limited_admin_key`: too many wrong admin keys from it; `sync_running`: another sync holds the lease; `source_unavailable`: the back office could not be read; `database_unavailable`: the serving database could not; `misconfigured`: the Worker lacks a binding it needs",
+  example: "not_found",
+});
+
+/**
+ * The envelope's fields, one schema per kind of error: each is strict, so none is built by
+ * extending another (a strict base under `allOf` would forbid the fields added to it).
+ */
+const envelope = {
+  success: z.literal(false),
+  error: z.string().openapi({ description: "The HTTP reason phrase, for people", example: "Not Found" }),
+  code: ErrorCode,
+};
+const requestIdField = z.string().openapi({ description: "This request's id: quote it when reporting a problem" });
+
+// Not "Error": generated clients would declare an `Error` type that hides the built-in one.
+export const ErrorResponse = z.strictObject(envelope).openapi("ErrorResponse") satisfies z.ZodType<ErrorBody>;
+
+export const ValidationErrorResponse = z
+  .strictObject({ ...envelope, details: z.array(Issue).openapi({ description: "What is wrong with which parameter" }) })
+  .openapi("ValidationErrorResponse") satisfies z.ZodType<ErrorBody>;
+
+export const SyncRunningResponse = z
   .strictObject({
-    success: z.literal(false),
-    error: z.string().openapi({ description: "The HTTP reason phrase", example: "Not Found" }),
-    details: z.array(Issue).optional().openapi({ description: "On 400: what is wrong with which parameter" }),
-    request_id: z.string().optional().openapi({ description: "On 5xx: quote it when reporting a problem" }),
+    ...envelope,
+    details: z
+      .strictObject({
+        reason: z.string().openapi({ example: "another sync run holds the lease until 2026-11-27T09:00:00.000000Z" }),
+        retry_after_seconds: z
+          .number()
+          .int()
+          .min(0)
+          .openapi({ format: "int32", description: "When the lease frees, as `Retry-After` says", example: 42 }),
+      })
+      .openapi({ description: "Who holds the lease, and until when" }),
   })
-  // Not "Error": generated clients would declare an `Error` type that hides the built-in one.
-  .openapi("ErrorResponse") satisfies z.ZodType<ErrorBody>;
+  .openapi("SyncRunningResponse") satisfies z.ZodType<ErrorBody>;
+
+export const ServerErrorResponse = z
+  .strictObject({ ...envelope, request_id: requestIdField })
+  .openapi("ServerErrorResponse") satisfies z.ZodType<ErrorBody>;
 
 /**
  * Response headers, as documented on each response. Every response carries X-Request-Id; the
@@ -124,27 +159,44 @@ const ERRORS = {
   400: "A parameter is invalid; `details` says which and why",
   401: "`X-Admin-Key` is missing or wrong",
   404: "Unknown or malformed slug or account id, or no such route",
-  409: "A sync is already running",
-  429: "Too many unknown slugs or account ids, or wrong admin keys, from this client; wait `Retry-After` seconds",
+  409: "A sync is already running; `details` says until when",
   500: "Unexpected failure; the body carries `request_id`",
   502: "The source database is unavailable; nothing was changed",
-  503: "The database is unavailable; the body carries `request_id`",
+  503: "The database is unavailable (`database_unavailable`), or the sync is still building this customer's history after an upgrade (`history_building`, with `Retry-After`); the body carries `request_id`",
 } as const;
 
 type ErrorStatus = keyof typeof ERRORS;
 type Issue = { path: string; message: string };
 
-function errorExample(status: ErrorStatus, issue?: Issue): ErrorBody {
-  if (status === 400) return { success: false, error: reasonFor(400), details: issue ? [issue] : [] };
-  if (status >= 500) return { success: false, error: reasonFor(status), request_id: "0d6f5a52-3c59-4bde-9f2a-7c1e8a9b4d21" };
-  return { success: false, error: reasonFor(status) };
+const EXAMPLE_REQUEST_ID = "0d6f5a52-3c59-4bde-9f2a-7c1e8a9b4d21";
+
+function example(status: number, code: Code = codeFor(status)) {
+  return { success: false as const, error: reasonFor(status), code };
+}
+
+/** Each status's body: the schema its `details` (or `request_id`) make it, and an example of it. */
+function errorContent(status: ErrorStatus, issue?: Issue) {
+  if (status === 400) {
+    return { schema: ValidationErrorResponse, example: { ...example(400), details: issue ? [issue] : [] } };
+  }
+  if (status === 409) {
+    return {
+      schema: SyncRunningResponse,
+      example: {
+        ...example(409),
+        details: { reason: "another sync run holds the lease until 2026-11-27T09:00:00.000000Z", retry_after_seconds: 42 },
+      },
+    };
+  }
+  if (status >= 500) return { schema: ServerErrorResponse, example: { ...example(status), request_id: EXAMPLE_REQUEST_ID } };
+  return { schema: ErrorResponse, example: example(status) };
 }
 
 function errorResponse(status: ErrorStatus, issue?: Issue) {
   return {
     description: ERRORS[status],
-    headers: status === 429 ? { ...REQUEST_ID, ...RETRY_AFTER } : REQUEST_ID,
-    content: { "application/json": { schema: ErrorResponse, example: errorExample(status, issue) } },
+    headers: status === 409 ? { ...REQUEST_ID, ...RETRY_AFTER } : REQUEST_ID,
+    content: { "application/json": errorContent(status, issue) },
   };
 }
 
@@ -160,12 +212,43 @@ export function invalidInput(example: Issue) {
   return { 400: errorResponse(400, example) };
 }
 
+const RATE_LIMIT_POLICY = (brake: BrakeName) => ({
+  "RateLimit-Policy": header(
+    "The brake on this route (draft-ietf-httpapi-ratelimit-headers): `q` failures per `w` seconds from one client address, then 429 for the rest of the window",
+    { type: "string", example: BRAKES[brake].policy },
+    true,
+  ),
+});
+
+const THROTTLED = {
+  lookup:
+    "Too many unknown slugs or account ids from this client address; every lookup from it is refused for `Retry-After` seconds",
+  admin_key: "Too many wrong admin keys from this client address; admin calls from it are refused for `Retry-After` seconds",
+} as const;
+
+/**
+ * A braked route's responses (src/routes/lookup.ts, src/routes/admin.ts): each announces the
+ * brake's policy, and the 429 it answers past the limit is added, with the brake's own code.
+ */
+export function braked<R extends Record<string, object>>(brake: BrakeName, responses: R) {
+  const announced: Record<string, object> = {};
+  for (const [status, response] of Object.entries(responses) as Array<[string, { headers?: object }]>) {
+    announced[status] = { ...response, headers: { ...response.headers, ...RATE_LIMIT_POLICY(brake) } };
+  }
+  announced[429] = {
+    description: THROTTLED[brake],
+    headers: { ...REQUEST_ID, ...RETRY_AFTER, ...RATE_LIMIT_POLICY(brake) },
+    content: { "application/json": { schema: ErrorResponse, example: example(429, BRAKES[brake].code) } },
+  };
+  return announced as R;
+}
+
 /** What any route can fail with: configuration or code at fault. */
 export const SERVER_ERRORS = [500] as const;
 /** What any route that reads the database can fail with, besides its own errors. */
 export const DATABASE_ERRORS = [500, 503] as const;
 /**
- * What a route that looks a customer up by slug (or an account by id) can fail with: 429 is the
- * enumeration brake of src/rate-limit.ts, which only these routes have.
+ * What a route that looks a customer up by slug (or an account by id) can fail with, besides
+ * the 429 its brake adds (`braked`).
  */
-export const SLUG_ERRORS = [404, 429, ...DATABASE_ERRORS] as const;
+export const SLUG_ERRORS = [404, ...DATABASE_ERRORS] as const;

@@ -15,19 +15,23 @@ function queryParam<T extends z.ZodType>(schema: T) {
 
 /**
  * Digits only: "1.5", "1e1", "0x10", " 2" and "-1" are refused rather than read as numbers.
- * The document shows the integer, not the string it arrives as.
+ * Digits make an integer, so only the bounds are checked after, with this message: zod's own
+ * integer check would answer a number past 2^53 in its words. The document shows the integer,
+ * not the string it arrives as, and its description states the bounds.
  */
 function wholeNumber(options: { min: number; max: number; fallback: number; description: string }) {
   const { min, max, fallback, description } = options;
   const message = `must be an integer from ${min} to ${max}`;
   return queryParam(
-    z
-      .string()
-      .regex(/^\d+$/, message)
-      .transform(Number)
-      .pipe(z.number().int().min(min, message).max(max, message))
-      .default(fallback),
-  ).openapi({ type: "integer", format: "int32", minimum: min, maximum: max, default: fallback, description });
+    z.string().regex(/^\d+$/, message).transform(Number).pipe(z.number().min(min, message).max(max, message)).default(fallback),
+  ).openapi({
+    type: "integer",
+    format: "int32",
+    minimum: min,
+    maximum: max,
+    default: fallback,
+    description: `${description}. Digits only, ${message.replace("must be ", "")}; default ${fallback}`,
+  });
 }
 
 export const MAX_PER_PAGE = 100;
@@ -63,7 +67,7 @@ function listQuery<const T extends readonly [string, ...string[]]>(options: {
   const { types, typeOf, dated, rows } = options;
   return z
     .object({
-      page: wholeNumber({ min: 1, max: MAX_PAGE, fallback: 1, description: "Page number, from 1; a page past the end is empty" }),
+      page: wholeNumber({ min: 1, max: MAX_PAGE, fallback: 1, description: "Page number; a page past the end is empty" }),
       per_page: wholeNumber({ min: 1, max: MAX_PER_PAGE, fallback: 10, description: "Records per page" }),
       broker: broker(rows),
       stock_code: code(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits", (code) => code.toUpperCase()).openapi({
@@ -76,8 +80,8 @@ function listQuery<const T extends readonly [string, ...string[]]>(options: {
       ).openapi({
         description: typeOf,
       }),
-      start_date: date(`First ${dated} included`),
-      end_date: date(`Last ${dated} included`),
+      start_date: date(`First ${dated} included (not after end_date)`),
+      end_date: date(`Last ${dated} included (not before start_date)`),
     })
     .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
       path: ["start_date"],

@@ -74,6 +74,10 @@ const Repaired = z.strictObject({ stream: streamName, inserted: count, updated: 
 
 export const StatusData = z.strictObject({
   lease: z.strictObject({ held: z.boolean(), expires_at: instant.nullable() }),
+  source: z.enum(["ok", "unavailable", "not_configured"]).openapi({
+    description:
+      "Whether the back office answered this status's read: the only place its reachability is shown (the public health check never reaches it)",
+  }),
   source_clock: instant.nullable().openapi({ description: "The source's clock now; null when it cannot be read" }),
   streams: z.array(
     z.strictObject({

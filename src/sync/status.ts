@@ -132,7 +132,8 @@ type StatusConfig = SyncConfig & Pick<Config, "SYNC_RECONCILE_CRON">;
 /** Each stream's lag, from the source; unknown (with the reason) when it cannot be read. */
 async function streamLags(config: StatusConfig, budget: Budget, cursors: Map<StreamName, Key>) {
   const names = STREAMS.map((s) => s.name);
-  const unknown = (reason: string) => ({
+  const unknown = (reason: string, source: "unavailable" | "not_configured") => ({
+    source,
     now: null,
     streams: names.map(
       (stream): StreamStatus => ({
@@ -145,17 +146,18 @@ async function streamLags(config: StatusConfig, budget: Budget, cursors: Map<Str
       }),
     ),
   });
-  if (!config.SOURCE_DATABASE_URL) return unknown("SOURCE_DATABASE_URL is not configured");
+  if (!config.SOURCE_DATABASE_URL) return unknown("SOURCE_DATABASE_URL is not configured", "not_configured");
   const source = sourceDatabase(config.SOURCE_DATABASE_URL, budget);
   let rows: { stream: StreamName; firstAt: string | null; now: string; lag: number }[];
   try {
     [rows] = await source.run([firstUnapplied(STREAMS, (s) => cursors.get(s))]);
   } catch (err) {
     // The engine's own words (never the driver's, which may name the database).
-    return unknown(err instanceof SyncError ? err.message : "the source database could not be read");
+    return unknown(err instanceof SyncError ? err.message : "the source database could not be read", "unavailable");
   }
   const byStream = new Map(rows.map((r) => [r.stream, r]));
   return {
+    source: "ok" as const,
     now: rows[0]?.now ?? null,
     streams: names.map((stream): StreamStatus => {
       const r = byStream.get(stream)!;
@@ -188,6 +190,7 @@ export async function readStatus(config: StatusConfig): Promise<SyncStatus> {
   const lags = await streamLags(config, budget, new Map(cursors.map((c) => [c.stream, c.key])));
   return {
     lease: { held: lease.length > 0, expires_at: lease[0]?.expiresAt ?? null },
+    source: lags.source,
     source_clock: lags.now,
     streams: lags.streams,
     runs,

@@ -11,6 +11,7 @@
  * killed midway leaves its message to be delivered again), and a message can wait out a held
  * lease with a delay. The cron stays as the safety net: it starts a chain again if one breaks.
  */
+import { missingBindings } from "../bindings";
 import { BROKERS_SCOPE, customerScope, invalidate, PRICES_SCOPE } from "../cache";
 import { getConfig, type Config, type Env } from "../env";
 import { describe } from "../errors";
@@ -76,6 +77,17 @@ export async function syncAndInvalidate(config: Config, options: WorkerRunOption
   return outcome.report;
 }
 
+/**
+ * False, with the reason logged, when the Worker lacks a binding it needs (src/bindings.ts): a
+ * run without SYNC_QUEUE could not hand on, and a Worker deployed without its brakes is a
+ * deploy to fix, not one to keep syncing for.
+ */
+function hasBindings(env: Env, trigger: RunOptions["trigger"]): boolean {
+  const missing = missingBindings(env);
+  if (missing.length) log("error", "bindings_missing", { trigger, missing });
+  return missing.length === 0;
+}
+
 /** How long a continuation waits after a run that failed for another reason than the lease. */
 const RETRY_AFTER_FAILURE_SECONDS = 30;
 
@@ -89,6 +101,7 @@ export async function continueSync(
   env: Env,
   options: { limits?: RunOptions["limits"] } = {},
 ): Promise<void> {
+  if (!hasBindings(env, "chain")) return;
   const config = getConfig(env);
   for (const message of batch.messages) {
     try {
@@ -115,6 +128,7 @@ export async function continueSync(
  * next carries it out, and a continuation is sent for when that run's lease expires.
  */
 export async function cronSync(env: Env, cron: string, options: { limits?: RunOptions["limits"] } = {}): Promise<void> {
+  if (!hasBindings(env, "cron")) return;
   let config: Config;
   try {
     config = getConfig(env);
@@ -132,7 +146,7 @@ export async function cronSync(env: Env, cron: string, options: { limits?: RunOp
     limits: options.limits,
   }).catch(async (err: unknown) => {
     // Logged above. A delta skipped is made up for by the run in progress and the next tick.
-    if (reconciles && err instanceof LeaseHeldError && env.SYNC_QUEUE) {
+    if (reconciles && err instanceof LeaseHeldError) {
       await env.SYNC_QUEUE.send({ after_run: null }, { delaySeconds: err.retryAfterSeconds }).catch((sendErr: unknown) =>
         log("error", "sync_continuation_failed", { trigger: "cron", error: describe(sendErr) }),
       );

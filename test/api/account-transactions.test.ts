@@ -140,7 +140,7 @@ describe("GET /api/transactions/:slug/:accountId", () => {
       for (const path of ["start_date", "end_date"]) {
         expect(await accountHistory(env, customer.slug, accounts.vndMain.id, { [path]: date }), `${path}=${date}`).toEqual({
           status: 400,
-          body: { success: false, error: "Bad Request", details: [{ path, message: DATE_MESSAGE }] },
+          body: { success: false, error: "Bad Request", code: "bad_request", details: [{ path, message: DATE_MESSAGE }] },
         });
       }
     }

@@ -3,12 +3,17 @@
  * sync holds every stock code to (src/domain/stock-code.ts), so a code whose closes the sync
  * would set aside fails the configuration like any other bad setting: named, never echoed.
  */
+import { env as workerEnv } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ConfigError, type Env, getConfig } from "../../src/env";
 import { Client } from "../support/worker";
 
 /** Nothing listens here: a configuration error is raised before any database is reached. */
-const env = (overrides: Partial<Env> = {}): Env => ({ DATABASE_URL: "postgres://app:local@127.0.0.1:9/none", ...overrides });
+const env = (overrides: Partial<Env> = {}): Env => ({
+  ...(workerEnv as Env),
+  DATABASE_URL: "postgres://app:local@127.0.0.1:9/none",
+  ...overrides,
+});
 
 describe("BENCHMARK_CODE", () => {
   it("is VN-Index unless set", () => {

@@ -301,6 +301,7 @@ describe("GET /api/corporate-actions/:slug", () => {
       expect((await list(env, customer.slug, { type: "bonus", start_date: "2024-03-02", end_date: "2024-03-01" })).body).toEqual({
         success: false,
         error: "Bad Request",
+        code: "bad_request",
         details: [
           { path: "type", message: "must be cash_dividend or share_dividend" },
           { path: "start_date", message: "must not be after end_date" },
@@ -309,7 +310,12 @@ describe("GET /api/corporate-actions/:slug", () => {
       for (const date of BAD_DATES) {
         expect(await list(env, customer.slug, { end_date: date }), date).toEqual({
           status: 400,
-          body: { success: false, error: "Bad Request", details: [{ path: "end_date", message: DATE_MESSAGE }] },
+          body: {
+            success: false,
+            error: "Bad Request",
+            code: "bad_request",
+            details: [{ path: "end_date", message: DATE_MESSAGE }],
+          },
         });
       }
     });

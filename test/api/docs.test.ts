@@ -15,15 +15,20 @@ const PAGE_POLICY =
   "connect-src 'self'; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 describe("GET /api/openapi.json", () => {
-  it("serves an OpenAPI 3.0 document, version 1.0.0, with every public endpoint, for the origin it was asked on", async () => {
+  it("serves an OpenAPI 3.0 document, version 1.0.0, with every public endpoint, relative to where it was fetched", async () => {
     const dbs = await apiDatabases();
     const { status, body } = await getJson(dbs.env, "/api/openapi.json");
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\.0\.\d+$/);
     expect(body.info.version).toBe("1.0.0");
     expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(PUBLIC_PATHS));
-    expect(body.servers).toEqual([
-      { url: "https://api.test", description: "The origin this document was served from", "x-internal": false },
+    // Not the request's Host (the client writes it): `/` resolves against where the document was fetched.
+    expect(body.servers).toEqual([{ url: "/", description: "The origin this document was fetched from", "x-internal": false }]);
+    const forged = await new Client(dbs.env, { origin: "http://evil.example" }).get("/api/openapi.json");
+    expect(JSON.stringify(forged.body)).not.toContain("evil.example");
+    const configured = await getJson({ ...dbs.env, PUBLIC_ORIGIN: "https://api.example.com" }, "/api/openapi.json");
+    expect(configured.body.servers).toEqual([
+      { url: "https://api.example.com", description: "The API's public origin", "x-internal": false },
     ]);
   });
 

@@ -165,6 +165,7 @@ describe("GET /api/transactions/:slug", () => {
       expect(body).toEqual({
         success: false,
         error: "Bad Request",
+        code: "bad_request",
         details: [
           { path: "per_page", message: "must be an integer from 1 to 100" },
           { path: "start_date", message: "must not be after end_date" },
@@ -180,7 +181,7 @@ describe("GET /api/transactions/:slug", () => {
         for (const path of ["start_date", "end_date"]) {
           expect(await history(env, customer.slug, { [path]: date }), `${path}=${date}`).toEqual({
             status: 400,
-            body: { success: false, error: "Bad Request", details: [{ path, message: DATE_MESSAGE }] },
+            body: { success: false, error: "Bad Request", code: "bad_request", details: [{ path, message: DATE_MESSAGE }] },
           });
         }
       }

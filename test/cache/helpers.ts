@@ -45,9 +45,9 @@ export class CacheClient extends Client {
   }
 }
 
-/** Fresh databases with the edge cache on (60 s unless overridden) and the 404 limit off. */
+/** Fresh databases with the edge cache on (60 s unless overridden), and the 404 brake on as deployed. */
 export async function cachedClient(overrides: Partial<Env> = {}): Promise<CacheClient> {
-  return new CacheClient(await freshDatabases({ CACHE_TTL_SECONDS: "60", NOT_FOUND_LIMITER: undefined, ...overrides }));
+  return new CacheClient(await freshDatabases({ CACHE_TTL_SECONDS: "60", ...overrides }));
 }
 
 /** A cached client whose target already holds the investor (a fresh slug). */

@@ -126,7 +126,12 @@ describe("answers that are never cached", () => {
     const path = `/api/customers/${customer.slug}`;
     for (let i = 0; i < 2; i++) {
       const notFound = await client.counted(path);
-      expect(notFound).toMatchObject({ status: 404, cache: null, trips: 1, body: { success: false, error: "Not Found" } });
+      expect(notFound).toMatchObject({
+        status: 404,
+        cache: null,
+        trips: 1,
+        body: { success: false, error: "Not Found", code: "not_found" },
+      });
       expect(notFound.headers.get("Cache-Control")).toBe("private, no-store");
       expect(notFound.headers.get("ETag")).toBeNull();
     }
@@ -162,6 +167,7 @@ describe("answers that are never cached", () => {
           status: 400,
           cache: null,
           error: "Bad Request",
+          code: "bad_request",
         });
         expect(reply.headers.get("Cache-Control")).toBe("private, no-store");
       }

@@ -9,7 +9,12 @@ import { sleep, withInvestor } from "./helpers";
 
 function expect503(reply: { status: number; body: any; headers: Headers; cache: string | null }) {
   expect(reply.status).toBe(503);
-  expect(reply.body).toEqual({ success: false, error: "Service Unavailable", request_id: reply.headers.get("X-Request-Id") });
+  expect(reply.body).toEqual({
+    success: false,
+    error: "Service Unavailable",
+    code: "database_unavailable",
+    request_id: reply.headers.get("X-Request-Id"),
+  });
   expect(reply.body.request_id).toMatch(/^[0-9a-f-]{36}$/);
   expect(reply.cache).toBeNull();
   expect(reply.headers.get("Cache-Control")).toBe("private, no-store");

@@ -2,8 +2,15 @@
 import { expect } from "vitest";
 import { app } from "../../src/app";
 
-// Never contacted: the document is generated without touching a database.
-const env = { DATABASE_URL: "postgres://x@127.0.0.1:1/investments" };
+// Never contacted: the document is generated without touching a database. The bindings are
+// stand-ins (Node has none), there only because the Worker refuses to serve without them.
+const limiter = { limit: async () => ({ success: true }) };
+export const documentEnv = {
+  DATABASE_URL: "postgres://x@127.0.0.1:1/investments",
+  NOT_FOUND_LIMITER: limiter,
+  ADMIN_KEY_LIMITER: limiter,
+  SYNC_QUEUE: { send: async () => undefined, sendBatch: async () => undefined },
+};
 
 export type Operation = {
   operationId?: string;
@@ -21,8 +28,11 @@ export type OpenApiDocument = {
   components?: { schemas?: Record<string, any>; securitySchemes?: Record<string, unknown> };
 };
 
-export async function openApiDocument(origin = "https://api.test"): Promise<OpenApiDocument> {
-  const res = await app.request(`${origin}/api/openapi.json`, {}, env);
+export async function openApiDocument(
+  origin = "https://api.test",
+  settings: Record<string, string> = {},
+): Promise<OpenApiDocument> {
+  const res = await app.request(`${origin}/api/openapi.json`, {}, { ...documentEnv, ...settings });
   expect(res.status).toBe(200);
   return (await res.json()) as OpenApiDocument;
 }

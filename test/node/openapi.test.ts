@@ -5,6 +5,8 @@
  */
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
+import { ERROR_CODES } from "../../src/errors";
+import { BRAKES } from "../../src/rate-limit";
 import { BY_SLUG, ENDPOINTS } from "../support/endpoints";
 import { openApiDocument, operations } from "./document";
 
@@ -43,10 +45,26 @@ describe("the OpenAPI document", () => {
   it("says where it is served and under what licence, with no placeholder contact", async () => {
     const document = await openApiDocument("https://investments.example.org");
     expect(document.servers).toEqual([
-      { url: "https://investments.example.org", description: "The origin this document was served from", "x-internal": false },
+      { url: "/", description: "The origin this document was fetched from", "x-internal": false },
     ]);
     expect(document.info.contact).toBeUndefined();
     expect(document.info.license).toEqual({ name: "Proprietary" });
+  });
+
+  it("names PUBLIC_ORIGIN as its server when it is https, and never the request's Host", async () => {
+    const configured = await openApiDocument("http://evil.example", { PUBLIC_ORIGIN: "https://api.example.com/" });
+    expect(configured.servers).toEqual([
+      { url: "https://api.example.com", description: "The API's public origin", "x-internal": false },
+    ]);
+    for (const origin of ["http://evil.example", "https://evil.example:8443"]) {
+      expect(
+        (await openApiDocument(origin)).servers?.map((s) => s.url),
+        origin,
+      ).toEqual(["/"]);
+    }
+    // A plain-http origin (a local setting) is not what a consumer should be sent to.
+    const plain = await openApiDocument("http://evil.example", { PUBLIC_ORIGIN: "http://localhost:8787" });
+    expect(plain.servers?.map((s) => s.url)).toEqual(["/"]);
   });
 
   it("names no schema after a built-in type that generated clients would hide", async () => {
@@ -91,28 +109,108 @@ describe("the OpenAPI document", () => {
       "post /api/sync": ["200", "400", "401", "409", "429", "500", "502", "503"],
       "get /api/sync/status": ["200", "401", "429", "500", "503"],
       "get /api/health": ["200", "500", "503"],
-      "get /api/health/live": ["200", "500"],
+      "get /api/health/live": ["200", "500", "503"],
       "get /api/health/db": ["200", "500", "503"],
       "get /api/openapi.json": ["200", "500"],
       "get /api/docs": ["200", "500"],
     });
   });
 
-  it("documents the headers: X-Request-Id everywhere, the cache's validators on cached reads, Retry-After on 429", async () => {
+  it("documents the headers: X-Request-Id everywhere, the cache's validators on cached reads, Retry-After on 409 and 429, RateLimit-Policy on every braked route", async () => {
     const document = await openApiDocument();
     const cached = [...LOOKUPS, "/api/brokers"];
+    const policies: Record<string, string> = {};
     for (const [method, path, op] of operations(document)) {
+      const brake = LOOKUPS.includes(path) ? "lookup" : op.tags?.[0] === "Admin" ? "admin_key" : null;
       for (const [status, response] of Object.entries(op.responses)) {
         const where = `${method} ${path} ${status}`;
         const headers = Object.keys(response.headers ?? {});
         const expected = ["X-Request-Id"];
         if (cached.includes(path) && (status === "200" || status === "304"))
           expected.push("ETag", "Cache-Control", "X-Cache", "Age");
-        if (status === "429") expected.push("Retry-After");
+        if (status === "429" || status === "409") expected.push("Retry-After");
+        if (brake) expected.push("RateLimit-Policy");
         expect(headers.sort(), where).toEqual(expected.sort());
         expect(response.headers?.["X-Request-Id"]?.required, where).toBe(true);
         if (status === "429") expect(response.headers?.["Retry-After"]?.required, where).toBe(true);
+        if (brake) {
+          const policy = response.headers?.["RateLimit-Policy"] as { required?: boolean; schema: { example: string } };
+          expect(policy.required, where).toBe(true);
+          policies[brake] = policy.schema.example;
+        }
       }
+    }
+    expect(policies).toEqual({ lookup: BRAKES.lookup.policy, admin_key: BRAKES.admin_key.policy });
+  });
+
+  it("gives every error a code from one enum, and each status the details it sends", async () => {
+    const document = await openApiDocument();
+    const schemas = document.components!.schemas!;
+    expect(schemas.ErrorCode).toEqual(expect.objectContaining({ type: "string", enum: [...ERROR_CODES] }));
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    // The 409 says who holds the lease, not a list of issues (what generated clients typed it as).
+    expect(schemas.SyncRunningResponse.properties.details).toEqual(
+      expect.objectContaining({
+        type: "object",
+        properties: {
+          reason: expect.objectContaining({ type: "string" }),
+          retry_after_seconds: expect.objectContaining({ type: "integer" }),
+        },
+        required: ["reason", "retry_after_seconds"],
+      }),
+    );
+    expect(schemas.ValidationErrorResponse.properties.details).toEqual(
+      expect.objectContaining({ type: "array", items: ref("ValidationIssue") }),
+    );
+    expect(schemas.ServerErrorResponse.required).toEqual(["success", "error", "code", "request_id"]);
+    const bodyOf = { "400": "ValidationErrorResponse", "409": "SyncRunningResponse" } as Record<string, string>;
+    for (const [method, path, op] of operations(document)) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) < 400) continue;
+        const where = `${method} ${path} ${status}`;
+        const content = (response as { content: Record<string, { schema: unknown; example?: { code?: string } }> }).content[
+          "application/json"
+        ]!;
+        if (path === "/api/health" && status === "503") continue; // the health body, with its data
+        if (path === "/api/health/live" && status === "503") continue; // the binding names, checked below
+        const expected = bodyOf[status] ?? (Number(status) >= 500 ? "ServerErrorResponse" : "ErrorResponse");
+        expect(content.schema, where).toEqual(ref(expected));
+        expect(ERROR_CODES, where).toContain(content.example?.code);
+      }
+    }
+    const lookup429 = document.paths["/api/customers/{slug}"]!.get!.responses["429"] as {
+      content: Record<string, { example: unknown }>;
+    };
+    expect(lookup429.content["application/json"]!.example).toEqual({
+      success: false,
+      error: "Too Many Requests",
+      code: "rate_limited_lookup",
+    });
+    const admin429 = document.paths["/api/sync"]!.post!.responses["429"] as { content: Record<string, { example: unknown }> };
+    expect(admin429.content["application/json"]!.example).toEqual({
+      success: false,
+      error: "Too Many Requests",
+      code: "rate_limited_admin_key",
+    });
+    expect(schemas.MisconfiguredResponse.properties.details.properties.missing_bindings.items.enum).toEqual([
+      "NOT_FOUND_LIMITER",
+      "ADMIN_KEY_LIMITER",
+      "SYNC_QUEUE",
+    ]);
+  });
+
+  it("writes every rule the list validators enforce into the parameters' descriptions", async () => {
+    const document = await openApiDocument();
+    for (const path of ["/api/transactions/{slug}", "/api/transactions/{slug}/{accountId}", "/api/corporate-actions/{slug}"]) {
+      const parameters = document.paths[path]!.get!.parameters as unknown as Array<{
+        name: string;
+        schema: { description: string };
+      }>;
+      const description = (name: string) => parameters.find((p) => p.name === name)!.schema.description;
+      expect(description("page"), path).toContain("an integer from 1 to 1000000000");
+      expect(description("per_page"), path).toContain("an integer from 1 to 100;");
+      expect(description("start_date"), path).toContain("not after end_date");
+      expect(description("end_date"), path).toContain("not before start_date");
     }
   });
 
@@ -144,11 +242,13 @@ describe("the OpenAPI document", () => {
     expect(example("/api/sync", "post")).toEqual({
       success: false,
       error: "Bad Request",
+      code: "bad_request",
       details: [{ path: "mode", message: "must be delta or full" }],
     });
     expect(example("/api/transactions/{slug}", "get")).toEqual({
       success: false,
       error: "Bad Request",
+      code: "bad_request",
       details: [{ path: "per_page", message: "must be an integer from 1 to 100" }],
     });
   });

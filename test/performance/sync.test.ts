@@ -56,35 +56,48 @@ describe("performance and the sync", () => {
     expect(rebuilt.body).toEqual({ success: true, data: { ...(fresh.body as { data: object }).data, to: null } });
   });
 
-  it(
-    "a price day issues as many statements for 1,000 holders of the stock as for one, and moves their answers",
-    { timeout: 300_000 },
-    async () => {
-      const statements: number[] = [];
-      for (const holders of [1, 1000]) {
-        const { book, slugs } = holdersBook(holders);
-        const dbs = await withSource(book);
-        await synced(dbs.env);
-        const before = await getJson(dbs.env, `/api/performance/${slugs[0]}`);
-        expect(before.body).toMatchObject({ data: { end_date: "2024-06-05", end_value: 9270000 } });
+  it("a price day issues as many statements for 1,000 holders of the stock as for one, and moves their answers", {
+    timeout: 300_000,
+  }, async () => {
+    const statements: number[] = [];
+    for (const holders of [1, 1000]) {
+      const { book, slugs } = holdersBook(holders);
+      const dbs = await withSource(book);
+      await synced(dbs.env);
+      const before = await getJson(dbs.env, `/api/performance/${slugs[0]}`);
+      expect(before.body).toMatchObject({ data: { end_date: "2024-06-05", end_value: 9270000 } });
 
-        // A close corrected on an earlier day, and the next market day's closes.
-        await dbs.source`update stock_prices set close_price = 101500, updated_at = now() where stock_code = 'FPT' and trade_date = '2024-06-03'`;
-        await insertSource(dbs.source, "stock_prices", [
-          new Book().price({ stock_code: "FPT", trade_date: "2024-06-06", close_price: "104000", updated_at: "2025-01-01T00:00:00Z" }),
-          new Book().price({ stock_code: "VNINDEX", trade_date: "2024-06-06", close_price: "1280", updated_at: "2025-01-01T00:00:00Z" }),
-        ]);
-        const requests = await dbs.targetRequests();
-        expect(await synced(dbs.env)).toMatchObject({ synced_rows: 3, prices_changed: 2, metrics_recomputed: 0, holdings_recomputed: 0 });
-        statements.push((await dbs.targetRequests()) - requests);
+      // A close corrected on an earlier day, and the next market day's closes.
+      await dbs.source`update stock_prices set close_price = 101500, updated_at = now() where stock_code = 'FPT' and trade_date = '2024-06-03'`;
+      await insertSource(dbs.source, "stock_prices", [
+        new Book().price({
+          stock_code: "FPT",
+          trade_date: "2024-06-06",
+          close_price: "104000",
+          updated_at: "2025-01-01T00:00:00Z",
+        }),
+        new Book().price({
+          stock_code: "VNINDEX",
+          trade_date: "2024-06-06",
+          close_price: "1280",
+          updated_at: "2025-01-01T00:00:00Z",
+        }),
+      ]);
+      const requests = await dbs.targetRequests();
+      expect(await synced(dbs.env)).toMatchObject({
+        synced_rows: 3,
+        prices_changed: 2,
+        metrics_recomputed: 0,
+        holdings_recomputed: 0,
+      });
+      statements.push((await dbs.targetRequests()) - requests);
 
-        const after = await getJson(dbs.env, `/api/performance/${slugs[0]}`);
-        expect(after.headers.get("X-Cache")).toBe("MISS");
-        expect(after.body).toMatchObject({
-          data: { end_date: "2024-06-06", end_value: 9360000, points: [{}, { date: "2024-06-03", value: 10150000 }, {}, {}, {}] },
-        });
-      }
-      expect(statements[1]).toBe(statements[0]);
-    },
-  );
+      const after = await getJson(dbs.env, `/api/performance/${slugs[0]}`);
+      expect(after.headers.get("X-Cache")).toBe("MISS");
+      expect(after.body).toMatchObject({
+        data: { end_date: "2024-06-06", end_value: 9360000, points: [{}, { date: "2024-06-03", value: 10150000 }, {}, {}, {}] },
+      });
+    }
+    expect(statements[1]).toBe(statements[0]);
+  });
 });

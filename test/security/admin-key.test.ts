@@ -13,8 +13,10 @@ import { freshDatabases, type TestDatabases } from "../support/databases";
 import { Client, newIp, type Reply } from "../support/worker";
 import { clearOfWindowEnd } from "./helpers";
 
-const UNAUTHORIZED = { success: false, error: "Unauthorized" };
-const TOO_MANY = { success: false, error: "Too Many Requests" };
+const UNAUTHORIZED = { success: false, error: "Unauthorized", code: "unauthorized" };
+/** What every admin answer announces (draft-ietf-httpapi-ratelimit-headers): wrangler.toml's limit and period. */
+const POLICY = '"wrong-admin-keys";q=10;w=60';
+const TOO_MANY = { success: false, error: "Too Many Requests", code: "rate_limited_admin_key" };
 /** The ADMIN_KEY_LIMITER binding's `simple.limit` in wrangler.toml. */
 const WRONG_KEYS_PER_MINUTE = 10;
 
@@ -110,23 +112,31 @@ describe("wrong admin keys", () => {
     await clearOfWindowEnd();
     for (let i = 0; i < WRONG_KEYS_PER_MINUTE; i++) {
       const reply = await postSync(client, `guess-${i}`);
-      expect({ status: reply.status, body: reply.body }, `guess ${i + 1}`).toEqual({ status: 401, body: UNAUTHORIZED });
+      expect({ status: reply.status, body: reply.body, policy: reply.headers.get("RateLimit-Policy") }, `guess ${i + 1}`).toEqual(
+        {
+          status: 401,
+          body: UNAUTHORIZED,
+          policy: POLICY,
+        },
+      );
     }
     // Over the limit: refused before any key is compared, so the right key tells the guesser nothing.
     for (const candidate of ["one-more-guess", key, undefined]) {
       const trips = await requestsTo(dbs, async () => {
         const reply = await postSync(client, candidate);
-        expect({ status: reply.status, body: reply.body, retryAfter: reply.headers.get("Retry-After") }).toEqual({
-          status: 429,
-          body: TOO_MANY,
-          retryAfter: "60",
-        });
+        expect({
+          status: reply.status,
+          body: reply.body,
+          retryAfter: reply.headers.get("Retry-After"),
+          policy: reply.headers.get("RateLimit-Policy"),
+        }).toEqual({ status: 429, body: TOO_MANY, retryAfter: "60", policy: POLICY });
       });
       expect(trips).toEqual({ source: 0, target: 0 });
     }
 
-    // Only that client, and only its admin calls.
-    expect((await postSync(client.from(newIp()), key)).status).toBe(200);
+    // Only that client, and only its admin calls; the policy is on every admin answer.
+    const other = await postSync(client.from(newIp()), key);
+    expect({ status: other.status, policy: other.headers.get("RateLimit-Policy") }).toEqual({ status: 200, policy: POLICY });
     expect((await client.get("/api/brokers")).status).toBe(200);
 
     // One JSON line per refusal, with the client and the reason, never the key or a guess.

@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { generateDemoBook } from "../../scripts/demo/generate";
+import { app } from "../../src/app";
 import { newSlug, SLUG_RANDOM_BYTES } from "../../src/domain/slug";
+import { limitNotFound } from "../../src/rate-limit";
 import { Book } from "../support/book";
 import { BY_SLUG, pathOf } from "../support/endpoints";
 import { newIp } from "../support/worker";
@@ -15,10 +17,12 @@ import { clearOfWindowEnd, withCustomer } from "./helpers";
 /** The endpoints a slug alone addresses, as path builders. */
 const SLUG_PATHS = BY_SLUG.filter((e) => !e.path.includes("{accountId}")).map((e) => (slug: string) => pathOf(e, { slug }));
 
-const TOO_MANY = { success: false, error: "Too Many Requests" };
-const NOT_FOUND = { success: false, error: "Not Found" };
+const TOO_MANY = { success: false, error: "Too Many Requests", code: "rate_limited_lookup" };
+const NOT_FOUND = { success: false, error: "Not Found", code: "not_found" };
 /** The binding's `simple.limit` in wrangler.toml. */
 const LIMIT = 30;
+/** What every answer of a lookup route announces (draft-ietf-httpapi-ratelimit-headers). */
+const POLICY = `"unknown-lookups";q=${LIMIT};w=60`;
 
 /** Strings that cannot be slugs, as they would appear in a path (already encoded). */
 const MALFORMED = [
@@ -164,19 +168,74 @@ describe("the 404 limiter", () => {
     expect((await client.get(`/api/customers/${customer.slug}`)).status).toBe(200);
   });
 
-  it("counts 404s per client address, also when it comes through X-Forwarded-For only", async () => {
+  it("counts 404s per CF-Connecting-IP alone: an X-Forwarded-For the client writes does not make it another client", async () => {
     const { customer, client } = await withCustomer();
     await clearOfWindowEnd();
     const ip = newIp();
     const statuses: number[] = [];
     for (let i = 0; i <= LIMIT; i++) {
-      const req = new Request(`${client.origin}/api/stats/${newSlug()}`, { headers: { "X-Forwarded-For": `${ip}, 10.0.0.1` } });
+      // A fresh forged address on every request, as a scanner dodging the brake would send.
+      const req = new Request(`${client.origin}/api/stats/${newSlug()}`, {
+        headers: { "CF-Connecting-IP": ip, "X-Forwarded-For": `${newIp()}, 10.0.0.1` },
+      });
       statuses.push((await client.sendAsIs(req)).status);
     }
     expect(statuses.slice(0, LIMIT)).toEqual(new Array(LIMIT).fill(404));
     expect(statuses[LIMIT]).toBe(429);
     expect((await client.from(ip).get(`/api/portfolio/${customer.slug}`)).status).toBe(429);
     expect((await client.from(ip).get("/api/health/live")).status).toBe(200);
+  });
+});
+
+describe("every route that looks a slug or an account up", () => {
+  /** The app's own routes with a `:slug` or `:accountId`, found in its router, not in a list kept by hand. */
+  const lookups = () => {
+    const byRoute = new Map<string, unknown[]>();
+    for (const route of app.routes) {
+      if (route.method === "ALL" || !/:(slug|accountId)\b/.test(route.path)) continue;
+      const key = `${route.method} ${route.path}`;
+      byRoute.set(key, [...(byRoute.get(key) ?? []), route.handler]);
+    }
+    return byRoute;
+  };
+
+  it("carries the 404 brake in its own declaration", () => {
+    const found = lookups();
+    // The document's lookups and the customer's page, at least: a new one joins by being declared.
+    const expected = [...BY_SLUG.map((e) => `GET ${e.path.replace(/\{(\w+)\}/g, ":$1")}`), "GET /c/:slug"];
+    expect([...found.keys()]).toEqual(expect.arrayContaining(expected));
+    for (const [route, handlers] of found) expect(handlers, route).toContain(limitNotFound);
+  });
+
+  it("answers 429 with the brake's code and policy once the client is over the limit, and announces the policy before", async () => {
+    const { customer, account, client } = await withCustomer();
+    const paths = [...lookups().keys()].map((route) =>
+      route.slice("GET ".length).replace(":slug", customer.slug).replace(":accountId", account.id),
+    );
+    for (const path of paths) {
+      const hit = await client.get(path);
+      expect({ status: hit.status, policy: hit.headers.get("RateLimit-Policy") }, path).toEqual({ status: 200, policy: POLICY });
+      const miss = await client.from(newIp()).get(path.replace(customer.slug, newSlug()));
+      expect({ status: miss.status, policy: miss.headers.get("RateLimit-Policy") }, path).toEqual({
+        status: 404,
+        policy: POLICY,
+      });
+    }
+    await clearOfWindowEnd();
+    for (let i = 0; i < LIMIT; i++) await client.get(`/api/customers/${newSlug()}`);
+    for (const path of paths) {
+      const reply = await client.get(path);
+      expect(
+        { status: reply.status, code: reply.body?.code ?? "page", policy: reply.headers.get("RateLimit-Policy") },
+        path,
+      ).toEqual({
+        status: 429,
+        code: path.startsWith("/c/") ? "page" : "rate_limited_lookup",
+        policy: POLICY,
+      });
+    }
+    // Routes without a lookup announce no brake.
+    expect((await client.get("/api/brokers")).headers.get("RateLimit-Policy")).toBeNull();
   });
 });
 

@@ -114,6 +114,7 @@ describe("security headers", () => {
     expect(broken.body).toEqual({
       success: false,
       error: "Internal Server Error",
+      code: "internal",
       request_id: broken.headers.get("X-Request-Id"),
     });
     expectSecurityHeaders(broken, "500");

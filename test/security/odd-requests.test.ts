@@ -9,8 +9,8 @@ import { PUBLIC_GETS, pathsOf } from "../support/endpoints";
 import { Client, newIp, type Reply } from "../support/worker";
 import { withCustomer } from "./helpers";
 
-const NOT_FOUND = { success: false, error: "Not Found" };
-const NOT_ALLOWED = { success: false, error: "Method Not Allowed" };
+const NOT_FOUND = { success: false, error: "Not Found", code: "not_found" };
+const NOT_ALLOWED = { success: false, error: "Method Not Allowed", code: "method_not_allowed" };
 const NO_STORE = { cacheControl: "private, no-store" };
 
 /** What a client reads of an error: its status, its body, Allow and Cache-Control. */
@@ -171,7 +171,7 @@ describe("odd requests", () => {
       const reply = await client.send("/api/sync", { method: "POST", body, headers: { "Content-Type": "application/json" } });
       expect({ status: reply.status, body: reply.body }).toEqual({
         status: 401,
-        body: { success: false, error: "Unauthorized" },
+        body: { success: false, error: "Unauthorized", code: "unauthorized" },
       });
     }
     const run = await client.send("/api/sync", {

@@ -127,7 +127,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     reads: ["target", "source"],
     operationId: "getSyncStatus",
   },
-  { method: "get", path: "/api/health", access: "public", cached: false, reads: ["target", "source"], operationId: "getHealth" },
+  { method: "get", path: "/api/health", access: "public", cached: false, reads: ["target"], operationId: "getHealth" },
   { method: "get", path: "/api/health/live", access: "public", cached: false, reads: [], operationId: "getLiveness" },
   { method: "get", path: "/api/health/db", access: "public", cached: false, reads: ["target"], operationId: "getDatabaseHealth" },
   { method: "get", path: "/api/docs", access: "public", cached: false, reads: [], operationId: "getApiReference" },

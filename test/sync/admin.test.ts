@@ -1,12 +1,14 @@
 /** Who may run a sync, and one run at a time. */
 import { describe, expect, it } from "vitest";
+import { SyncRunningResponse } from "../../src/schemas";
 import { render } from "../../src/sync/database";
 import { isLeaseLost, LEASE_SECONDS, renewLease } from "../../src/sync/lease";
+import { expectSchema } from "../support/api";
 import { Book } from "../support/book";
 import { getJson } from "../support/worker";
 import { postSync, sampleBook, synced, targetState, withSource } from "./helpers";
 
-const UNAUTHORIZED = { success: false, error: "Unauthorized" };
+const UNAUTHORIZED = { success: false, error: "Unauthorized", code: "unauthorized" };
 
 describe("POST /api/sync access", () => {
   it.each([
@@ -56,11 +58,14 @@ describe("one sync at a time", () => {
     expect(refused.body).toEqual({
       success: false,
       error: "Conflict",
+      code: "sync_running",
       details: {
         reason: expect.stringMatching(/^another sync run holds the lease until \d{4}-/),
         retry_after_seconds: expect.any(Number),
       },
     });
+    // What the document says a 409 carries (its details were once documented as a list of issues).
+    expectSchema(SyncRunningResponse, refused.body);
     const retryAfter = Number(refused.headers.get("Retry-After"));
     expect(retryAfter).toBe(refused.body.details.retry_after_seconds);
     expect(retryAfter).toBeGreaterThanOrEqual(1);

@@ -23,7 +23,7 @@ describe("sync failures", () => {
 
     const { status, body } = await postSync(dbs.env);
     expect(status).toBe(502);
-    expect(body).toMatchObject({ success: false, error: "Bad Gateway" });
+    expect(body).toMatchObject({ success: false, error: "Bad Gateway", code: "source_unavailable" });
     expect(await targetState(dbs.target)).toEqual(before);
     const [run] = await dbs.target`select outcome, synced_rows, error is not null as has_error from sync_runs`;
     expect(run).toEqual({ outcome: "failed", synced_rows: 0, has_error: true });
@@ -46,7 +46,7 @@ describe("sync failures", () => {
     await fault(dbs.targetName, "error500");
     const { status, body } = await postSync(dbs.env);
     expect(status).toBe(503);
-    expect(body).toMatchObject({ success: false, error: "Service Unavailable" });
+    expect(body).toMatchObject({ success: false, error: "Service Unavailable", code: "database_unavailable" });
   });
 
   it("keeps a page's data and its cursor together when the page's transaction fails", async () => {

@@ -31,7 +31,10 @@ function nextNineteen(at: string): number {
 describe("GET /api/sync/status", () => {
   it("refuses a caller without the admin key", async () => {
     const dbs = await withSource(new Book());
-    expect(await status(dbs.env, "wrong")).toMatchObject({ status: 401, body: { success: false, error: "Unauthorized" } });
+    expect(await status(dbs.env, "wrong")).toMatchObject({
+      status: 401,
+      body: { success: false, error: "Unauthorized", code: "unauthorized" },
+    });
   });
 
   it(
@@ -110,6 +113,7 @@ describe("GET /api/sync/status", () => {
       const transactions = body.data.streams.find((s: { stream: string }) => s.stream === "transactions");
       expect(transactions.cursor).toBe("2025-01-01T00:00:00.000000Z");
       expect(Math.abs(Date.parse(body.data.source_clock) - Date.now())).toBeLessThan(60_000);
+      expect(body.data.source).toBe("ok");
       // The tests' key is short on purpose; a real one of 32 characters or more is not weak.
       expect(body.data.admin_key).toEqual({
         weak: true,
@@ -198,6 +202,8 @@ describe("GET /api/sync/status", () => {
       await dbs.fault("source", "error500");
       const { status: code, body } = await status(dbs.env);
       expect(code).toBe(200);
+      // The only place the back office's reachability is shown (the public health never reaches it).
+      expect(body.data.source).toBe("unavailable");
       expect(body.data.source_clock).toBeNull();
       for (const s of body.data.streams)
         expect(s).toMatchObject({ lag_seconds: null, caught_up: null, lag_unknown_reason: "the source database failed" });
