@@ -39,6 +39,7 @@ describe("BENCHMARK_CODE", () => {
     expect(broken.body).toEqual({
       success: false,
       error: "Internal Server Error",
+      code: "internal",
       request_id: broken.headers.get("X-Request-Id"),
     });
     expect(broken.text).not.toContain("vn-index");

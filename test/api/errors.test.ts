@@ -143,6 +143,7 @@ describe("errors", () => {
       [
         "bad_request",
         "database_unavailable",
+        "history_building",
         "internal",
         "method_not_allowed",
         "misconfigured",

@@ -105,6 +105,7 @@ describe("the OpenAPI document", () => {
       "get /api/analytics/{slug}": lookup,
       "get /api/aggregate/{slug}": lookup,
       "get /api/corporate-actions/{slug}": history,
+      "get /api/performance/{slug}": ["200", "304", "400", "404", "429", "500", "503"],
       "get /api/brokers": ["200", "304", "500", "503"],
       "post /api/sync": ["200", "400", "401", "409", "429", "500", "502", "503"],
       "get /api/sync/status": ["200", "401", "429", "500", "503"],

@@ -74,13 +74,13 @@ describe("performance and the sync", () => {
           stock_code: "FPT",
           trade_date: "2024-06-06",
           close_price: "104000",
-          updated_at: "2025-01-01T00:00:00Z",
+          updated_at: "2025-07-01T00:00:00Z",
         }),
         new Book().price({
           stock_code: "VNINDEX",
           trade_date: "2024-06-06",
           close_price: "1280",
-          updated_at: "2025-01-01T00:00:00Z",
+          updated_at: "2025-07-01T00:00:00Z",
         }),
       ]);
       const requests = await dbs.targetRequests();

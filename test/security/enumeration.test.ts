@@ -194,7 +194,10 @@ describe("every route that looks a slug or an account up", () => {
     for (const route of app.routes) {
       if (route.method === "ALL" || !/:(slug|accountId)\b/.test(route.path)) continue;
       const key = `${route.method} ${route.path}`;
-      byRoute.set(key, [...(byRoute.get(key) ?? []), route.handler]);
+      // A router mounted with its own error handler (the page's) has each handler wrapped; Hono
+      // keeps the one it wraps under "__COMPOSED_HANDLER".
+      const handler = (route.handler as { __COMPOSED_HANDLER?: unknown }).__COMPOSED_HANDLER ?? route.handler;
+      byRoute.set(key, [...(byRoute.get(key) ?? []), handler]);
     }
     return byRoute;
   };

@@ -11,7 +11,6 @@
  */
 import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { METRICS_RULES } from "../../domain";
 import { performanceFigures } from "../../domain/performance";
 import { type Performance, type PerformanceQuery, Performance as PerformanceSchema } from "../../schemas";
 import type { Db } from "../client";
@@ -22,8 +21,7 @@ import {
   corporateActions,
   customers,
   holdings,
-  holdingsPending,
-  metricsRules,
+  holdingMetrics,
   positionSteps,
   staff,
   stockPrices,
@@ -167,8 +165,10 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
       select h.account_id, h.stock_code, h.quantity from ${holdings} h where h.account_id in (select id from accts) and ${live(h)}
     )
     select
-      (select coalesce(max(version), 0) from ${metricsRules}) < ${METRICS_RULES}
-        or exists (select from ${holdingsPending} hp where hp.account_id in (select id from accts) and hp.from_date is null)
+      -- A holding with a partial and no steps: a target upgraded from before position steps,
+      -- whose sync has not reached it yet (src/sync/rules.ts queues them all).
+      exists (select from ${holdingMetrics} m where m.account_id in (select id from accts)
+        and not exists (select from ${positionSteps} s where s.account_id = m.account_id and s.stock_code = m.stock_code))
         as building,
       bounds.as_of::text, (select min(d) from points)::text as first_point, starts.e::text as end, starts.s::text as start,
       (select max(d) from needed where d <= starts.s)::text as anchor,
