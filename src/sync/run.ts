@@ -22,6 +22,7 @@ import { recordDied, recordEnd, recordStart, type Outcome } from "./history";
 import { upgradeMetricsRules } from "./rules";
 import { acquireLease, isLeaseLost, leaseExpiry, releaseLease, renewLease } from "./lease";
 import { recomputePending } from "./metrics";
+import { buildHistoriesOnce } from "./ordinals";
 import { refreshLatestPrices } from "./prices";
 import { type Reconciled, reconcile, recordRepairs, requestReconciliation } from "./reconcile";
 import { readAhead } from "./read-ahead";
@@ -79,11 +80,12 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     tally: new Tally(),
     reconciled: null,
   };
-  const [taken, lease, , , , , startOf] = await run.target.run([
+  const [taken, lease, , , , , , startOf] = await run.target.run([
     acquireLease(run.id),
     leaseExpiry(),
     // After the lease: only the run that holds it records a new rules version.
     upgradeMetricsRules(run.id),
+    buildHistoriesOnce(run.id),
     recordDied(run.id),
     recordStart(run.id, options.trigger, options.mode),
     requestReconciliation(run.id, options.trigger, options.mode === "full", options.requestEvenIfBusy ?? false),
