@@ -17,7 +17,7 @@ import { Budget, type BudgetLimits } from "./budget";
 import { advanceCursor, loadStarts, readPage, readUpperBound, type Key, type Page, type Pass } from "./cursor";
 import { sourceDatabase, targetDatabase, type SyncDatabase } from "./database";
 import { LeaseHeldError, SourceUnavailableError } from "./errors";
-import { countHeld } from "./held";
+import { recordHeld } from "./held";
 import { recordDied, recordEnd, recordStart, type Outcome } from "./history";
 import { upgradeMetricsRules } from "./rules";
 import { acquireLease, isLeaseLost, leaseExpiry, releaseLease, renewLease } from "./lease";
@@ -121,7 +121,9 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     }
     const complete = caughtUp && metricsDone && reconciled;
     // The latest closes travel with the held-row count: one round trip, however many codes changed.
-    [run.tally.pendingRows, run.tally.pricesChanged] = await run.target.run([countHeld(), refreshLatestPrices()]);
+    // A reconciliation this run completed makes the rows still held orphans (src/sync/held.ts).
+    const [held, prices] = await run.target.run([recordHeld(run.reconciled?.done ?? false), refreshLatestPrices()]);
+    [run.tally.pendingRows, run.tally.orphanRows, run.tally.pricesChanged] = [held.pending, held.orphans, prices];
     const done = report(complete);
     await finish(run, done, complete ? "complete" : "partial", null);
     return {
