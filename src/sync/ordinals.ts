@@ -30,7 +30,7 @@ export function placeHistories(ids: readonly string[]): Statement<void> {
       select t.id, t.customer_id, t.account_id,
         row_number() over (partition by t.customer_id order by t.trade_date, t.id)::int as place,
         row_number() over (partition by t.account_id order by t.trade_date, t.id)::int as account_place
-      from ${t} join ${a} on a.id = t.account_id
+      from ${transactions} t join ${accounts} a on a.id = t.account_id
       where t.customer_id = any(${batch}) and ${live(t)} and ${servedAccount(a, sql`t.customer_id`)}
     ), placed as (
       update ${transactions} x set ordinal = s.place, account_ordinal = s.account_place
