@@ -428,3 +428,65 @@ function order<T extends Record<string, unknown>>(data: T) {
   const { range, from, to, interval, start_date, end_date, as_of, clamped, ...rest } = data;
   return { range, from, to, interval, start_date, end_date, as_of, clamped, ...rest };
 }
+
+/**
+ * The parts of §6.2's consistency identity over `max` (no broker), each from the ledger: the
+ * average-cost realized P&L of §6.1, the open positions' MV - C at as_of, and the net of the
+ * cash dividends with ex_date <= as_of. Their sum is what `pnl` must be, exactly.
+ */
+export function identityParts(book: Book, customerId: string, benchmarkCode = "VNINDEX") {
+  const answer = referencePerformance(book, customerId, {}, benchmarkCode);
+  const asOf = answer.as_of as string | null;
+  const accountIds = new Set(
+    book.accounts
+      .filter((a) => live(a) && a.customer_id === customerId && book.brokers.some((b) => b.id === a.broker_id))
+      .map((a) => a.id),
+  );
+  const trades = book.transactions.filter(
+    (t) => accountIds.has(t.account_id) && servedTrade(t) && asOf !== null && t.trade_date <= asOf,
+  );
+  const actions = book.corporate_actions.filter(
+    (c) => accountIds.has(c.account_id) && servedAction(c) && asOf !== null && c.ex_date <= asOf,
+  );
+  const events: Event[] = [
+    ...actions
+      .filter((c) => c.type === "share_dividend")
+      .map((credit): Event => ({ date: credit.ex_date, rank: 0, id: credit.id, credit })),
+    ...trades.map((trade): Event => ({ date: trade.trade_date, rank: trade.type === "buy" ? 1 : 2, id: trade.id, trade })),
+  ].sort((a, b) => a.date.localeCompare(b.date) || a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  let realized = ZERO;
+  const positions = new Map<string, Position & { code: string }>();
+  for (const ev of events) {
+    const t = ev.rank === 0 ? undefined : ev.trade;
+    const code = ev.rank === 0 ? ev.credit.stock_code : ev.trade.stock_code;
+    const k = key(ev.rank === 0 ? ev.credit.account_id : ev.trade.account_id, code);
+    const p = positions.get(k) ?? { code, shares: 0n, cost: ZERO };
+    positions.set(k, p);
+    if (ev.rank === 0) p.shares += BigInt(ev.credit.quantity);
+    else if (ev.rank === 1) {
+      p.shares += BigInt(t!.quantity);
+      p.cost = p.cost.add(money(t!.total_value)).add(money(t!.fee)).add(money(t!.personal_tax));
+    } else {
+      const q = BigInt(t!.quantity);
+      const m = q < p.shares ? q : p.shares;
+      if (m === 0n) continue;
+      const out = p.cost.mul(new Fraction(m, p.shares));
+      const net = money(t!.total_value).sub(money(t!.fee)).sub(money(t!.personal_tax));
+      realized = realized.add(net.mul(new Fraction(m, q))).sub(out);
+      p.cost = p.cost.sub(out);
+      p.shares -= m;
+    }
+  }
+  const byCode = closesByCode(book.stock_prices.filter(servedClose));
+  let open = ZERO;
+  for (const p of positions.values()) {
+    if (p.shares === 0n) continue;
+    const close = asOf === null ? undefined : latest(byCode.get(p.code), asOf);
+    // Unpriced: valued at C, so MV - C = 0.
+    if (close) open = open.add(close.close.mul(new Fraction(p.shares)).sub(p.cost));
+  }
+  const dividends = actions
+    .filter((c) => c.type === "cash_dividend")
+    .reduce((s, c) => s.add(money(c.gross_amount).sub(money(c.tax))), ZERO);
+  return { realized, open, dividends, pnl: realized.add(open).add(dividends), positions };
+}
