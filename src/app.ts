@@ -14,6 +14,7 @@ import { aggregate } from "./routes/aggregate";
 import { analytics } from "./routes/analytics";
 import { brokers } from "./routes/brokers";
 import { corporateActions } from "./routes/corporate-actions";
+import { performance } from "./routes/performance";
 import { customers } from "./routes/customers";
 import { docs } from "./routes/docs";
 import { health } from "./routes/health";
@@ -53,6 +54,7 @@ export function createApp() {
     .route("/api", analytics)
     .route("/api", aggregate)
     .route("/api", corporateActions)
+    .route("/api", performance)
     .route("/api", brokers)
     .route("/api", sync)
     .route("/api", docs(app));

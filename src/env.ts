@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { CronError, parseCron } from "./cron";
+import { STOCK_CODE } from "./domain/stock-code";
 
 /**
  * The bindings of wrangler.toml and the secrets named in .dev.vars.example, as `wrangler types`
@@ -44,6 +45,12 @@ const configSchema = z.object({
         ctx.addIssue({ code: "custom", message: err.message });
       }
     }),
+  /**
+   * The index GET /api/performance/:slug sets beside a portfolio, booked in stock_prices like a
+   * stock; the dates of its closes are the trading calendar of the figures. Held to the rule every stock
+   * code is (src/domain/stock-code.ts): the sync would set aside the closes of any other code.
+   */
+  BENCHMARK_CODE: z.string().regex(STOCK_CODE, "must be 1 to 10 uppercase letters or digits").default("VNINDEX"),
   CORS_ORIGINS: z
     .string()
     .default("*")

@@ -76,6 +76,7 @@ export const LOOKUP_ROUTES = [
   "/api/analytics/:slug",
   "/api/aggregate/:slug",
   "/api/corporate-actions/:slug",
+  "/api/performance/:slug",
 ] as const;
 
 /** For LOOKUP_ROUTES, ahead of the edge cache: a blocked client must not get cached hits either. */

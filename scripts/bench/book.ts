@@ -8,12 +8,16 @@
  * Each holding also receives what Vietnamese issuers pay: a cash dividend every year (1,000
  * đồng per share entitled, 5% tax withheld) and a share credit every third year (one share per
  * ten held), booked in `corporate_actions` as the back office would, its shares in the position.
+ * Every stock the books trade has a close on every day of the history, and VN-Index from before
+ * it (ensureCloses), so a customer's value and benchmark are known on every day.
  *
  * Also here, set-based too, the days every sync benchmark applies to its source: a trading day,
  * a price day and a dividend season.
  */
 import type pg from "pg";
-import { isinFor, TICKERS } from "../demo/market";
+import { DEMO_DEFAULTS, INDEX_LEAD_DAYS } from "../demo/generate";
+import { INDEX_CODE, indexCloses, isinFor, Market, TICKERS, tradingDaysBefore } from "../demo/market";
+import { Random } from "../demo/random";
 
 export interface SqlBookOptions {
   customers: number;
@@ -50,8 +54,10 @@ const CREDIT_EX = (y: number) => weekdayFrom(`make_date(${y}, 9, 15)`);
 /** A share credit every third year: 2022 and 2025. */
 const CREDIT_YEARS = ACTION_YEARS.filter((y) => y % 3 === 0);
 
-/** Weekdays of 2021–2025: the history; the trading day appends after the last of them. */
-const DAYS_SQL = `(select array_agg(d::date order by d) from generate_series('2021-01-04'::date, '2025-12-30'::date, '1 day') d
+/** The first and last days of the history: trades fall on its weekdays; the trading day appends after it. */
+const HISTORY = { first: "2021-01-04", last: "2025-12-30" };
+/** Weekdays of 2021–2025: the history. */
+const DAYS_SQL = `(select array_agg(d::date order by d) from generate_series('${HISTORY.first}'::date, '${HISTORY.last}'::date, '1 day') d
   where extract(isodow from d) < 6)`;
 
 const STOCKS = TICKERS.slice(0, 30).map((t) => ({
@@ -71,6 +77,53 @@ async function ensureFirm(db: pg.Client): Promise<void> {
     );
 }
 
+/**
+ * The official closes of every code the books trade (STOCKS) on every weekday of the history, and
+ * of VN-Index (INDEX_CODE, BENCHMARK_CODE's default) from INDEX_LEAD_DAYS trading days before it,
+ * for each of those codes that has no close yet: once per database, and never over the closes a
+ * demo book brought (the sync benchmark loads one first). The demo market's walks
+ * (scripts/demo/market.ts) over these days, from the demo's seed: some 40,000 rows whatever the
+ * book's size, so they are made here and sent as three arrays in one statement.
+ */
+async function ensureCloses(db: pg.Client, stamped: string): Promise<void> {
+  const codes = [...STOCKS.map((s) => s.code), INDEX_CODE];
+  const { rows } = await db.query(
+    `select array(select c from unnest($1::text[]) c where not exists (select 1 from stock_prices p where p.stock_code = c)) as missing,
+       array(select to_char(d, 'YYYY-MM-DD') from unnest(${DAYS_SQL}) d order by d) as days`,
+    [codes],
+  );
+  const missing = new Set<string>(rows[0].missing);
+  if (missing.size === 0) return;
+  const days: string[] = rows[0].days;
+  // The demo's seed and its market stream (scripts/demo/generate.ts): the demo's tickers, walked over these days.
+  const rng = new Random(DEMO_DEFAULTS.seed, 0);
+  const market = new Market(rng, days);
+  const indexDays = [...tradingDaysBefore(HISTORY.first, INDEX_LEAD_DAYS), ...days];
+  const index = indexCloses(rng, indexDays.length);
+  const code: string[] = [];
+  const date: string[] = [];
+  const close: string[] = [];
+  TICKERS.forEach((ticker, i) => {
+    if (!missing.has(ticker.code)) return;
+    days.forEach((day, d) => {
+      code.push(ticker.code);
+      date.push(day);
+      close.push(String(market.close(i, d)));
+    });
+  });
+  if (missing.has(INDEX_CODE))
+    indexDays.forEach((day, d) => {
+      code.push(INDEX_CODE);
+      date.push(day);
+      close.push((index[d]! / 100).toFixed(2));
+    });
+  await db.query(
+    `insert into stock_prices (updated_at, stock_code, trade_date, close_price)
+     select ${stamped}, c.code, c.day::date, c.close::numeric from unnest($1::text[], $2::text[], $3::text[]) as c(code, day, close)`,
+    [code, date, close],
+  );
+}
+
 /** Generates a book into the source database `db` (a pg client on it). Returns the trades written. */
 export async function generateSqlBook(db: pg.Client, o: SqlBookOptions): Promise<number> {
   const holdings = Math.min(o.holdingsPerCustomer ?? 10, STOCKS.length);
@@ -82,6 +135,7 @@ export async function generateSqlBook(db: pg.Client, o: SqlBookOptions): Promise
   const chunk = o.chunk ?? 500;
   const stamped = `now() - make_interval(secs => ${Number(o.ageSeconds ?? 0)})`;
   await ensureFirm(db);
+  await ensureCloses(db, stamped);
   const stocks = JSON.stringify(STOCKS.slice(0, holdings).map((s, k) => ({ k, ...s })));
 
   // Trade n of a customer belongs to holding h at ordinal j of m trades of that holding.

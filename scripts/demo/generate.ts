@@ -11,7 +11,7 @@
  */
 import { newSlug } from "../../src/domain/slug";
 import { type CorporateEvent, corporateCalendar, DIVIDEND_TAX_PERCENT, spreadCredit } from "./actions";
-import { BROKERS, isinFor, Market, TICKERS, tradingDays } from "./market";
+import { BROKERS, INDEX_CODE, indexCloses, isinFor, Market, TICKERS, tradingDays, tradingDaysBefore } from "./market";
 import { emailFor, mobilePhone, personName, STAFF_NAMES } from "./people";
 import { Random } from "./random";
 import type {
@@ -92,15 +92,19 @@ export function generateDemoBook(options: DemoOptions = {}): DemoBook {
 }
 
 /**
- * The same book as generateDemoBook, one piece at a time: first brokers and staff, then one
- * chunk per customer (the customer, accounts, trades and holdings), so a loader can stream a
- * million trades without holding them all.
+ * The same book as generateDemoBook, one piece at a time: first brokers and staff, then the
+ * closes of one code per chunk, then one chunk per customer (the customer, accounts, trades and
+ * holdings), so a loader can stream a million trades without holding them all.
  */
 export function* generateDemoBookChunks(options: DemoOptions = {}): Generator<DemoBook> {
   const { seed, customers, tradesPerCustomer, startDate, endDate } = resolve(options);
   const days = tradingDays(startDate, endDate);
   if (days.length <= SETTLEMENT_DAYS) throw new RangeError("the date range needs more trading days");
-  const market = new Market(new Random(seed, MARKET_STREAM), days);
+  const marketRng = new Random(seed, MARKET_STREAM);
+  const market = new Market(marketRng, days);
+  // Drawn after every ticker's walk, so the index leaves the tickers' closes as they were.
+  const indexDays = [...tradingDaysBefore(days[0]!, INDEX_LEAD_DAYS), ...days];
+  const index = { days: indexDays, closes: indexCloses(marketRng, indexDays.length) };
 
   const firm = new Random(seed, FIRM_STREAM);
   const founded = timestamp(firm, days[0]!, 1);
@@ -119,7 +123,8 @@ export function* generateDemoBookChunks(options: DemoOptions = {}): Generator<De
     updated_at: founded,
     deleted_at: null,
   }));
-  yield { ...emptyBook(), brokers, staff, stock_prices: closingPrices(firm, market) };
+  yield { ...emptyBook(), brokers, staff };
+  yield* closingPrices(firm, market, index);
 
   const customerEmails = new Set<string>();
   const calendar = corporateCalendar(days);
@@ -158,34 +163,39 @@ function timestamp(rng: Random, date: string, hour: number): string {
   return `${date}T${pad(hour + rng.int(0, 1))}:${pad(rng.int(0, 59))}:${pad(rng.int(0, 59))}.${pad(rng.int(0, 999_999), 6)}Z`;
 }
 
-/** Trading days of closes the back office keeps for the demo: about a year. */
-const PRICED_DAYS = 250;
 /** The one ticker the demo leaves without closes, so the page shows an unpriced holding too. */
 export const UNPRICED_TICKER = "VCS";
+/** VN-Index closes start this many trading days before the period: a benchmark before the first trade. */
+export const INDEX_LEAD_DAYS = 30;
 
 /**
- * The official closes of the last PRICED_DAYS trading days, in đồng per share, for every
- * ticker but UNPRICED_TICKER: the market's own walk, which the demo's trades were filled near.
+ * The official closes, one chunk per code: every ticker but UNPRICED_TICKER on every trading day
+ * of the period, in đồng per share, from the market's own walk that the demo's trades were filled
+ * near; then VN-Index (INDEX_CODE), in points, from INDEX_LEAD_DAYS trading days before the period
+ * on. So every customer is valued, and has a benchmark, on every trading day from its first trade.
  */
-function closingPrices(rng: Random, market: Market): StockPriceRow[] {
-  const rows: StockPriceRow[] = [];
-  const first = Math.max(0, market.days.length - PRICED_DAYS);
-  TICKERS.forEach((ticker, index) => {
-    if (ticker.code === UNPRICED_TICKER) return;
-    for (let day = first; day < market.days.length; day++) {
-      const date = market.days[day]!;
-      rows.push({
-        id: rng.uuid(),
-        stock_code: ticker.code,
-        trade_date: date,
-        close_price: wholeDong(market.close(index, day)),
-        // Booked after the session closes (15:00 in Vietnam, 08:00 UTC).
-        updated_at: timestamp(rng, date, 8),
-        deleted_at: null,
-      });
-    }
+function* closingPrices(
+  rng: Random,
+  market: Market,
+  index: { days: readonly string[]; closes: Int32Array },
+): Generator<DemoBook> {
+  const row = (stock_code: string, trade_date: string, close_price: string): StockPriceRow => ({
+    id: rng.uuid(),
+    stock_code,
+    trade_date,
+    close_price,
+    // Booked after the session closes (15:00 in Vietnam, 08:00 UTC).
+    updated_at: timestamp(rng, trade_date, 8),
+    deleted_at: null,
   });
-  return rows;
+  for (const [i, ticker] of TICKERS.entries()) {
+    if (ticker.code === UNPRICED_TICKER) continue;
+    const stock_prices = market.days.map((date, day) => row(ticker.code, date, wholeDong(market.close(i, day))));
+    yield { ...emptyBook(), stock_prices };
+  }
+  // Hundredths of a point, written like hundredths of a đồng.
+  const stock_prices = index.days.map((date, day) => row(INDEX_CODE, date, centiDong(index.closes[day]!)));
+  yield { ...emptyBook(), stock_prices };
 }
 
 /** Money columns are numeric(20,4); written the way Postgres prints them. */

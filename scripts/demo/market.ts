@@ -156,6 +156,49 @@ export function tradingDays(start: string, end: string): string[] {
   return days;
 }
 
+/** The trading days (as tradingDays counts them) just before `date`, the last `count` of them, oldest first. */
+export function tradingDaysBefore(date: string, count: number): string[] {
+  const days: string[] = [];
+  // Seven weekdays in any nine calendar days, less at most a few holidays: twice over is plenty.
+  for (let span = 2 * count + 14; days.length < count; span *= 2) {
+    const start = new Date(Date.parse(`${date}T00:00:00Z`) - span * 86_400_000).toISOString().slice(0, 10);
+    days.splice(
+      0,
+      days.length,
+      ...tradingDays(start, date)
+        .filter((d) => d < date)
+        .slice(-count),
+    );
+  }
+  return days;
+}
+
+/**
+ * VN-Index, the market the demo's customers are compared with (BENCHMARK_CODE's default in
+ * src/env.ts): the back office books its closes in stock_prices like a stock's.
+ */
+export const INDEX_CODE = "VNINDEX";
+const INDEX_BASE = 1_150;
+const INDEX_LIMIT = Math.log(1 + PRICE_LIMIT.HOSE);
+
+/**
+ * The index's closes in hundredths of a point: a random walk pulled back towards INDEX_BASE, so
+ * it wanders about 1,000 to 1,300 points for years, moving about 1% a day and never much more
+ * than HOSE's daily limit.
+ */
+export function indexCloses(rng: Random, count: number): Int32Array {
+  const closes = new Int32Array(count);
+  const anchor = Math.log(INDEX_BASE);
+  let points = INDEX_BASE;
+  for (let day = 0; day < count; day++) {
+    const pull = 0.02 * (anchor - Math.log(points));
+    const move = Math.min(INDEX_LIMIT, Math.max(-INDEX_LIMIT, 0.01 * rng.gauss() + pull));
+    points = Math.round(points * Math.exp(move) * 100) / 100;
+    closes[day] = Math.round(points * 100);
+  }
+  return closes;
+}
+
 /** Closing prices per ticker per trading day, and the prices a trade on a day may take. */
 export class Market {
   private readonly closes: Int32Array[];

@@ -23,6 +23,7 @@ import {
   index,
   integer,
   json,
+  numeric,
   jsonb,
   pgTable,
   primaryKey,
@@ -209,6 +210,32 @@ export const holdingLots = pgTable(
     lot: json("lot").$type<OpenLot>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.stockCode, t.at] })],
+);
+
+/**
+ * One holding's position at the end of each date of its ledger (src/domain/positions.ts): its
+ * shares, their average cost C, the money its buys put in and its sells took out that date. The
+ * performance read (src/db/queries/performance.ts) values these with the closes per point, so it
+ * grows with points and positions, never with trades. Money in 10^-4 đồng, fractions as a
+ * numerator and a denominator (whole numbers): a sell's share of cost is rarely a whole unit.
+ * Written with the holding's partial (src/sync/holdings.ts).
+ */
+export const positionSteps = pgTable(
+  "position_steps",
+  {
+    accountId: uuid("account_id").notNull(),
+    stockCode: text("stock_code").notNull(),
+    date: date("date", { mode: "string" }).notNull(),
+    /** A trade is dated here, not only a share credit. */
+    traded: boolean("traded").notNull(),
+    shares: bigint("shares", { mode: "number" }).notNull(),
+    costNum: numeric("cost_num").notNull(),
+    costDen: numeric("cost_den").notNull(),
+    invested: numeric("invested").notNull(),
+    withdrawnNum: numeric("withdrawn_num").notNull(),
+    withdrawnDen: numeric("withdrawn_den").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.stockCode, t.date] })],
 );
 
 /**

@@ -111,7 +111,7 @@ export function fifoOrder(a: ParsedTrade, b: ParsedTrade): number {
  * Days since 1970-01-01 for a YYYY-MM-DD date, by whole-number calendar arithmetic (H. Hinnant's
  * days_from_civil): valid for every year 0000-9999, where Date.UTC maps years below 100 to 19xx.
  */
-function dayNumber(date: string): number {
+export function dayNumber(date: string): number {
   if (date === lastDate) return lastDay; // trades arrive in runs of one date
   const m = Number(date.slice(5, 7));
   const d = Number(date.slice(8, 10));

@@ -30,8 +30,10 @@ export const PARTIAL_FORMAT = 4;
  * exact-enough part of total-return.ts (5 places), not a figure rounded to 2 (with
  * PARTIAL_FORMAT 3: the average-cost sum in parts that add up exactly, average-cost.ts).
  * PARTIAL_FORMAT 4 keeps the average cost in the fixed scale; the figures are the same.
+ * 3: every holding has its position steps (positions.ts) for the performance figures; until a
+ * customer's are built, its performance answer is 503 (src/db/queries/performance.ts).
  */
-export const METRICS_RULES = 2;
+export const METRICS_RULES = 3;
 
 /** A fixed-scale sum (10^-4 đồng or days, times SCALE): |exact - sum| < inexact. */
 export interface PartialSum {

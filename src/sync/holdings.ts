@@ -10,7 +10,15 @@
  */
 import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { corporateActions, holdingChanges, holdingLots, holdingMetrics, holdingsPending, transactions } from "../db/schema";
+import {
+  corporateActions,
+  holdingChanges,
+  holdingLots,
+  holdingMetrics,
+  holdingsPending,
+  positionSteps,
+  transactions,
+} from "../db/schema";
 import { live } from "../db/served";
 import {
   type CreditInput,
@@ -21,6 +29,8 @@ import {
   type ResumePoint,
   type TradeInput,
 } from "../domain";
+import { type PositionState, positionSteps as walkPositionSteps } from "../domain/positions";
+import { fraction } from "../domain/rational";
 import type { Budget } from "./budget";
 import { effect, int, manyRows, text, type SyncDatabase } from "./database";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "./deals";
@@ -49,6 +59,8 @@ interface PendingHolding {
   trades: TradeInput[];
   /** Its accepted, live share credits, dated after the resume point or all, like its trades. */
   credits: CreditInput[];
+  /** With a resume point: where its position stood then (its last stored step), which its new steps continue. */
+  position: PositionState | null;
 }
 
 /** A pending holding's key, the order its list is worked through in. */
@@ -73,7 +85,10 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
     manyRows(
       sql`with candidates as materialized (
            select p.account_id, p.stock_code, p.waiting, m.partial, m.consumed, m.opened,
+             -- Its position steps continue from there too, so a holding without them is recomputed whole.
              case when (m.partial ->> 'format')::int = ${PARTIAL_FORMAT} and m.consumed is not null and p.from_date > m.through
+               and exists (select from ${positionSteps} s where s.account_id = p.account_id and s.stock_code = p.stock_code
+                 and s.date <= m.through)
                then m.through end as after
            -- One more than the batch is counted (not read) to tell whether any are left.
            from (
@@ -106,6 +121,11 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
              from ${holdingLots} l where l.account_id = p.account_id and l.stock_code = p.stock_code
                and (p.credited or l.at < p.consumed + p.sold)
            ) end as head,
+           case when p.after is not null then (
+             select json_build_object('shares', s.shares, 'num', s.cost_num::text, 'den', s.cost_den::text)::text
+             from ${positionSteps} s where s.account_id = p.account_id and s.stock_code = p.stock_code and s.date <= p.after
+             order by s.date desc limit 1
+           ) end as position,
            (select coalesce(json_agg(${TRADE_TUPLE}), '[]')::text ${holdingTrades}) as trades,
            (select coalesce(json_agg(${creditTuple("c")}), '[]')::text ${holdingCredits}) as credits
          from sized p where p.upto - p.trades < ${maxTrades}
@@ -127,12 +147,36 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
                 },
           trades: parseTrades(text(r.trades)),
           credits: parseCredits(text(r.credits)),
+          position: r.position === null ? null : storedPosition(text(r.position)),
         },
       }),
     ),
   ]);
   const { candidates = 0, waiting = 0 } = rows[0] ?? {};
   return { items: rows.map((r) => r.holding), more: rows.length < candidates || waiting > MAX_HOLDINGS };
+}
+
+function storedPosition(json: string): PositionState {
+  const { shares, num, den } = JSON.parse(json) as { shares: number; num: string; den: string };
+  return { shares, cost: fraction(BigInt(num), BigInt(den)) };
+}
+
+/** Each holding's new position steps, as the statement below reads them. */
+function stepsOf(batch: PendingHolding[]) {
+  return batch.flatMap((h) =>
+    walkPositionSteps(h.resume ? h.position : null, h.trades, h.credits).map((step) => ({
+      account_id: h.accountId,
+      stock_code: h.stockCode,
+      date: step.date,
+      traded: step.traded,
+      shares: step.shares,
+      cost_num: step.cost.num.toString(),
+      cost_den: step.cost.den.toString(),
+      invested: step.invested.toString(),
+      withdrawn_num: step.withdrawn.num.toString(),
+      withdrawn_den: step.withdrawn.den.toString(),
+    })),
+  );
 }
 
 /**
@@ -161,6 +205,10 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
       : [],
   );
   const keys = JSON.stringify(batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
+  // Steps after the resume point are laid again (a share credit may have stepped past it), all of them when recomputed whole.
+  const stepsFrom = JSON.stringify(
+    batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode, after: h.resume?.through ?? null })),
+  );
   await target.run([
     renewLease(holder),
     // The partial its customer's stored merge holds, unless an earlier change already recorded it.
@@ -189,6 +237,15 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
       sql`insert into ${holdingLots} (account_id, stock_code, at, lot)
          select r.account_id, r.stock_code, (l ->> 0)::bigint, l -> 1
          from json_to_recordset(${JSON.stringify(opened)}::json) as r(account_id uuid, stock_code text, lots json), json_array_elements(r.lots) l`,
+    ),
+    effect(
+      sql`delete from ${positionSteps} s using json_to_recordset(${stepsFrom}::json) as k(account_id uuid, stock_code text, after date)
+         where s.account_id = k.account_id and s.stock_code = k.stock_code and s.date > coalesce(k.after, '-infinity'::date)`,
+    ),
+    effect(
+      sql`insert into ${positionSteps} (account_id, stock_code, date, traded, shares, cost_num, cost_den, invested, withdrawn_num, withdrawn_den)
+         select * from json_to_recordset(${JSON.stringify(stepsOf(batch))}::json) as r(account_id uuid, stock_code text, date date,
+           traded boolean, shares bigint, cost_num numeric, cost_den numeric, invested numeric, withdrawn_num numeric, withdrawn_den numeric)`,
     ),
     effect(
       sql`delete from ${holdingsPending} p using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)

@@ -19,7 +19,11 @@ import { int, oneRow, type Statement } from "./database";
 
 const p = alias(stockPrices, "p");
 
-/** Brings the marked codes' latest closes up to date; returns how many codes' latest close changed. */
+/**
+ * Brings the marked codes' latest closes up to date; returns how many codes had a close changed,
+ * at any date: the performance series values every point with the close of its day, so an old
+ * close moves the prices version as a new one does.
+ */
 export function refreshLatestPrices(): Statement<number> {
   return oneRow(
     sql`with codes as (delete from ${pricesPending} returning stock_code),
@@ -44,7 +48,8 @@ export function refreshLatestPrices(): Statement<number> {
         where (l.trade_date, l.close_price) is distinct from (excluded.trade_date, excluded.close_price)
         returning l.stock_code
       )
-      select ((select count(*) from removed) + (select count(*) from written))::int as changed`,
+      -- Postgres runs the writes above to completion whether or not this reads them.
+      select (select count(*) from codes)::int as changed`,
     (r) => int(r.changed),
   );
 }

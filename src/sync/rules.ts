@@ -8,7 +8,7 @@
  * within their budgets like any other change.
  */
 import { sql } from "drizzle-orm";
-import { customerMetrics, holdingMetrics, holdingsPending, metricsPending, metricsRules } from "../db/schema";
+import { corporateActions, customerMetrics, holdingMetrics, holdingsPending, metricsPending, metricsRules } from "../db/schema";
 import { METRICS_RULES } from "../domain";
 import type { Statement } from "./database";
 import { holdsLease } from "./lease";
@@ -23,7 +23,10 @@ export function upgradeMetricsRules(holder: string): Statement<boolean> {
            returning version
          ), holdings as (
            insert into ${holdingsPending} (account_id, stock_code, from_date)
-           select account_id, stock_code, null from ${holdingMetrics} where exists (select 1 from upgraded)
+           select account_id, stock_code, null::date from ${holdingMetrics} where exists (select 1 from upgraded)
+           -- A holding of share credits alone has no partial, but has position steps.
+           union select account_id, stock_code, null from ${corporateActions}
+           where type = 'share_dividend' and exists (select 1 from upgraded)
            on conflict (account_id, stock_code) do update set from_date = null
          ), customers as (
            insert into ${metricsPending} (customer_id, remerge)

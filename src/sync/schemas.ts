@@ -55,7 +55,7 @@ export const SyncData = z.strictObject({
   changed_customers: count.openapi({ description: "Customers whose cached responses were invalidated" }),
   prices_changed: count.openapi({
     description:
-      "Stock codes whose latest close changed; every cached answer carrying a valuation was invalidated with one delete",
+      "Stock codes with a close changed at any date; every cached answer carrying a valuation or a performance series was invalidated with one delete",
   }),
 });
 

@@ -14,6 +14,7 @@ import { getTableName, type SQL, sql } from "drizzle-orm";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 import { sourceTables } from "../db/source";
 import { SERVABLE_SLUG_SQL } from "../domain/slug";
+import { STOCK_CODE_SQL } from "../domain/stock-code";
 
 export type StreamName = keyof typeof sourceTables;
 
@@ -88,9 +89,9 @@ function fromSource(name: StreamName): Pick<Stream, "name" | "table" | "columns"
 }
 
 const notNegative = (column: string): Rule => ({ fails: sql`${sql.identifier(column)} < 0`, reason: `${column} is negative` });
-/** The API filters and shows stock codes uppercase (src/schemas/queries.ts): anything else could not be found. */
+/** The API filters and shows stock codes uppercase (src/domain/stock-code.ts): anything else could not be found. */
 const stockCode: Rule = {
-  fails: sql`stock_code !~ '^[A-Z0-9]{1,10}$'`,
+  fails: sql`stock_code !~ ${STOCK_CODE_SQL}`,
   reason: "stock_code is not 1 to 10 uppercase letters or digits",
 };
 

@@ -4,12 +4,26 @@
  */
 import { getTableConfig } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
-import { generateDemoBook, generateDemoBookChunks, UNPRICED_TICKER, type DemoBook } from "../../scripts/demo/generate";
-import { isinFor, TICKERS, tickSize, tradingDays } from "../../scripts/demo/market";
+import {
+  DEMO_DEFAULTS,
+  generateDemoBook,
+  generateDemoBookChunks,
+  INDEX_LEAD_DAYS,
+  UNPRICED_TICKER,
+  type DemoBook,
+} from "../../scripts/demo/generate";
+import { INDEX_CODE, isinFor, TICKERS, tickSize, tradingDays, tradingDaysBefore } from "../../scripts/demo/market";
 import { sourceTables } from "../../src/db/source";
 
 const book = generateDemoBook();
-const small = { seed: 7, customers: 3, tradesPerCustomer: [40, 120] as [number, number] };
+/** A year, so its closes stay few (every code closes every trading day of the period). */
+const small = {
+  seed: 7,
+  customers: 3,
+  tradesPerCustomer: [40, 120] as [number, number],
+  startDate: "2025-01-02",
+  endDate: "2025-12-31",
+};
 
 const withoutSlugs = (b: DemoBook) => ({ ...b, customers: b.customers.map(({ slug: _, ...rest }) => rest) });
 
@@ -32,6 +46,23 @@ function isValidIsin(isin: string): boolean {
   return sum % 10 === 0;
 }
 
+/** Each code's closes, in the order the book has them. */
+function closesByCode(b: DemoBook): Map<string, DemoBook["stock_prices"]> {
+  const byCode = new Map<string, DemoBook["stock_prices"]>();
+  for (const p of b.stock_prices) {
+    const closes = byCode.get(p.stock_code);
+    if (closes) closes.push(p);
+    else byCode.set(p.stock_code, [p]);
+  }
+  return byCode;
+}
+
+/** The default demo over its period, and a small book over a shorter one starting mid-year. */
+const periods = () => [
+  { b: book, start: DEMO_DEFAULTS.startDate, end: DEMO_DEFAULTS.endDate },
+  { b: generateDemoBook({ ...small, startDate: "2024-05-06", endDate: "2024-12-31" }), start: "2024-05-06", end: "2024-12-31" },
+];
+
 describe("demo book", () => {
   it("is the same for the same seed, except the slugs", () => {
     const a = generateDemoBook(small);
@@ -41,17 +72,25 @@ describe("demo book", () => {
     expect(withoutSlugs(generateDemoBook({ ...small, seed: 8 }))).not.toEqual(withoutSlugs(a));
   });
 
-  it("streams the same book in chunks: brokers and staff first, then one customer each", () => {
+  it("streams the same book in chunks: brokers and staff first, then one code's closes each, then one customer each", () => {
     const chunks = [...generateDemoBookChunks({ ...small, tradesPerCustomer: 50 })];
-    expect(chunks).toHaveLength(4);
+    // Every ticker but the unpriced one, and the index.
+    const codes = TICKERS.length;
+    expect(chunks).toHaveLength(1 + codes + 3);
     expect(chunks[0]!.brokers.length).toBeGreaterThan(0);
     expect(chunks[0]!.customers).toHaveLength(0);
-    for (const chunk of chunks.slice(1)) {
+    for (const chunk of chunks.slice(1, 1 + codes)) {
+      expect(new Set(chunk.stock_prices.map((p) => p.stock_code)).size).toBe(1);
+      expect(chunk.customers).toHaveLength(0);
+    }
+    for (const chunk of chunks.slice(1 + codes)) {
       expect(chunk.customers).toHaveLength(1);
       expect(chunk.transactions).toHaveLength(50);
+      expect(chunk.stock_prices).toHaveLength(0);
     }
     const joined = generateDemoBook({ ...small, tradesPerCustomer: 50 });
     expect(joined.transactions).toEqual(chunks.flatMap((c) => c.transactions));
+    expect(joined.stock_prices).toEqual(chunks.flatMap((c) => c.stock_prices));
   });
 
   it("has rows keyed exactly by the source tables' columns", () => {
@@ -59,34 +98,88 @@ describe("demo book", () => {
       const columns = getTableConfig(schema)
         .columns.map((c) => c.name)
         .sort();
-      for (const row of book[table as keyof DemoBook]) expect(Object.keys(row).sort()).toEqual(columns);
+      // One shape per table: the distinct key lists, not one assertion per row (some 57,000 closes).
+      const shapes = new Set(book[table as keyof DemoBook].map((row) => Object.keys(row).sort().join()));
+      expect([...shapes], table).toEqual([columns.join()]);
     }
   });
 
-  it("keeps a year of daily closes for every ticker but one, on the trading days, at the market's ticks", () => {
-    const days = tradingDays("2021-01-04", "2025-12-31").slice(-250);
-    const byCode = new Map<string, DemoBook["stock_prices"]>();
-    for (const p of book.stock_prices) byCode.set(p.stock_code, [...(byCode.get(p.stock_code) ?? []), p]);
+  it("closes every ticker but one on every trading day of the period, at the market's ticks", () => {
+    const days = tradingDays("2021-01-04", "2025-12-31");
+    const byCode = closesByCode(book);
     expect([...byCode.keys()].sort()).toEqual(
-      TICKERS.map((t) => t.code)
-        .filter((c) => c !== UNPRICED_TICKER)
-        .sort(),
+      [...TICKERS.map((t) => t.code).filter((c) => c !== UNPRICED_TICKER), INDEX_CODE].sort(),
     );
-    for (const [code, closes] of byCode) {
-      const ticker = TICKERS.find((t) => t.code === code)!;
+    // Collected rather than asserted row by row: some 55,000 closes.
+    const offTick: string[] = [];
+    for (const ticker of TICKERS) {
+      const closes = byCode.get(ticker.code);
+      if (ticker.code === UNPRICED_TICKER) continue;
       expect(
-        closes.map((p) => p.trade_date),
-        code,
+        closes!.map((p) => p.trade_date),
+        ticker.code,
       ).toEqual(days);
-      for (const p of closes) {
-        const close = scaled(p.close_price);
-        expect(close).toBeGreaterThan(0n);
-        expect(close % BigInt(tickSize(Number(close / 10_000n), ticker.exchange) * 10_000)).toBe(0n);
-        expect(p.updated_at.slice(0, 10)).toBe(p.trade_date);
+      for (const p of closes!) {
+        const close = Number(p.close_price.slice(0, -5));
+        const onTick = /^\d+\.0000$/.test(p.close_price) && close > 0 && close % tickSize(close, ticker.exchange) === 0;
+        if (!onTick || p.updated_at.slice(0, 10) !== p.trade_date) offTick.push(`${p.stock_code} ${p.trade_date}`);
       }
     }
+    expect(offTick).toEqual([]);
+    // The walk the trades were filled near: every fill is within two ticks of its day's close.
+    const exchange = new Map(TICKERS.map((t) => [t.code, t.exchange]));
+    const closeOn = new Map(book.stock_prices.map((p) => [`${p.stock_code}|${p.trade_date}`, Number(p.close_price)]));
+    const farFills = book.transactions.filter((t) => {
+      if (t.stock_code === UNPRICED_TICKER) return false;
+      const close = closeOn.get(`${t.stock_code}|${t.trade_date}`)!;
+      const price = Number(t.price);
+      return Math.abs(price - close) > 2 * tickSize(Math.max(price, close), exchange.get(t.stock_code)!);
+    });
+    expect(farFills).toEqual([]);
     // So the demo shows valued and unpriced holdings alike.
     expect(book.holdings.some((h) => byCode.has(h.stock_code))).toBe(true);
+    expect(book.holdings.some((h) => h.stock_code === UNPRICED_TICKER)).toBe(true);
+  });
+
+  it("closes every traded code but the unpriced one on every trading day from its first trade, for any period", () => {
+    for (const { b, end } of periods()) {
+      const byCode = closesByCode(b);
+      const firstTrade = new Map<string, string>();
+      const events = [...b.transactions, ...b.corporate_actions.map((c) => ({ ...c, trade_date: c.ex_date }))];
+      for (const { stock_code, trade_date } of events) {
+        const first = firstTrade.get(stock_code);
+        if (first === undefined || trade_date < first) firstTrade.set(stock_code, trade_date);
+      }
+      expect(firstTrade.size).toBeGreaterThan(5);
+      for (const [code, first] of firstTrade) {
+        const dates = new Set((byCode.get(code) ?? []).map((p) => p.trade_date));
+        if (code === UNPRICED_TICKER) {
+          expect(dates.size).toBe(0);
+          continue;
+        }
+        const missing = tradingDays(first, end).filter((d) => !dates.has(d));
+        expect(missing, code).toEqual([]);
+      }
+    }
+    // The default demo trades the unpriced ticker, so its page shows an unpriced holding.
+    expect(book.transactions.some((t) => t.stock_code === UNPRICED_TICKER)).toBe(true);
+  });
+
+  it("closes VN-Index from before the first trade to the last day, in points with 2 decimals", () => {
+    for (const { b, start, end } of periods()) {
+      const firstTrade = b.transactions.map((t) => t.trade_date).sort()[0]!;
+      const index = closesByCode(b).get(INDEX_CODE)!;
+      expect(index.map((p) => p.trade_date)).toEqual([...tradingDaysBefore(start, INDEX_LEAD_DAYS), ...tradingDays(start, end)]);
+      expect(index[0]!.trade_date < firstTrade).toBe(true);
+      // About 1,000 to 1,300 points, as VN-Index in these years, never moving much more than HOSE's 7% a day.
+      const odd = index.filter((p, i) => {
+        const points = Number(p.close_price);
+        const move = i === 0 ? 0 : Math.abs(points / Number(index[i - 1]!.close_price) - 1);
+        const twoDecimals = /^\d+\.\d{2}00$/.test(p.close_price);
+        return !twoDecimals || points <= 900 || points >= 1_450 || move > 0.0726 || p.updated_at.slice(0, 10) !== p.trade_date;
+      });
+      expect(odd).toEqual([]);
+    }
   });
 
   it("gives customers unguessable, distinct slugs", () => {
@@ -97,7 +190,7 @@ describe("demo book", () => {
 
   it("uses distinct version 4 uuids for every row", () => {
     const ids = Object.values(book).flatMap((rows: { id: string }[]) => rows.map((r) => r.id));
-    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ids.filter((id) => !/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id))).toEqual([]);
     expect(new Set(ids).size).toBe(ids.length);
   });
 

@@ -95,6 +95,14 @@ export const ENDPOINTS: readonly Endpoint[] = [
   },
   {
     method: "get",
+    path: "/api/performance/{slug}",
+    access: "public",
+    cached: true,
+    reads: ["target"],
+    operationId: "getPerformance",
+  },
+  {
+    method: "get",
     path: "/api/brokers",
     access: "public",
     cached: true,

@@ -5,3 +5,4 @@ export { type HistoryOwner, type HistoryPage, findHistory } from "./history";
 export { type CustomerPage, type Received, RECEIVED_SHOWN, findCustomerPage } from "./customer-page";
 export type * from "./types";
 export { type CorporateActionList, findCorporateActions } from "./corporate-actions";
+export { type PerformanceRow, findPerformance, performanceOf, performanceQuery } from "./performance";

@@ -1,0 +1,231 @@
+/**
+ * The performance series of one customer (src/domain/performance.ts has the rules), read in one
+ * statement: the period's bounds, and per point that the figures need (the anchor at or before
+ * the period's start, then every point of the period) the positions' value at that day's closes,
+ * the money in and out, and the benchmark's close. Positions are the stored steps
+ * (position_steps, written by the sync), so the read grows with points and positions, never
+ * with trades: per point and position, one probe for its step and one for its close.
+ *
+ * Sums of shares × close are exact (numeric) and travel as text; a position's cost and a sell's
+ * proceeds are fractions and travel as numerator and denominator.
+ */
+import { sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { METRICS_RULES } from "../../domain";
+import { performanceFigures } from "../../domain/performance";
+import { type Performance, type PerformanceQuery, Performance as PerformanceSchema } from "../../schemas";
+import type { Db } from "../client";
+export { performanceSql };
+import {
+  accounts,
+  brokers,
+  corporateActions,
+  customers,
+  holdings,
+  holdingsPending,
+  metricsRules,
+  positionSteps,
+  staff,
+  stockPrices,
+} from "../schema";
+import { live, servedAccount } from "../served";
+import type { Lookup } from "./types";
+
+const a = alias(accounts, "a");
+const ca = alias(corporateActions, "ca");
+const p = alias(stockPrices, "p");
+const h = alias(holdings, "h");
+
+/** How far back `range` reaches from e, as a Postgres interval: month arithmetic clamps to the month's last day. */
+const PERIODS: Record<string, string> = {
+  "1w": "7 days",
+  "1m": "1 month",
+  "3m": "3 months",
+  "6m": "6 months",
+  "1y": "1 year",
+  "3y": "3 years",
+  "5y": "5 years",
+};
+
+/** What the statement returns for one customer: the period's bounds and the points' raw figures. */
+export type PerformanceRow = {
+  /** Steps not yet built by the sync for one of the customer's holdings (after an upgrade). */
+  building: boolean;
+  as_of: string | null;
+  first_point: string | null;
+  /** e; null when no point is on or before `to`. */
+  end: string | null;
+  /** s, before clamping to the day before the first point. */
+  start: string | null;
+  anchor: string | null;
+  start_close: string | null;
+  end_close: string | null;
+  /** The benchmark's latest close on or before the first point. */
+  first_close: string | null;
+  receivable: string;
+  mismatch: number;
+  points: RawPoint[];
+};
+
+export interface RawPoint {
+  date: string;
+  /** Sum of shares × close over priced positions, exact. */
+  priced: string;
+  /** [cost numerator, denominator] in 10^-4 đồng of each position with shares and no close yet. */
+  unpriced: [string, string][];
+  invested: string;
+  /** [numerator, denominator] in 10^-4 đồng of each position's sells that day. */
+  withdrawn: [string, string][];
+  dividends: string;
+  close: string | null;
+}
+
+/**
+ * The statement, not yet sent (the customer page sends it in its batch), for the customer of
+ * `slug`: no row when nobody has it.
+ */
+export function performanceQuery(db: Db, slug: Lookup, query: PerformanceQuery, benchmark: string) {
+  return db.execute<PerformanceRow>(performanceSql(slug, query, benchmark));
+}
+
+function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string) {
+  const kind = query.from ? "from" : (query.range ?? "max");
+  const period = PERIODS[kind] ?? null;
+  const latestClose = (code: ReturnType<typeof sql>, day: ReturnType<typeof sql>) => sql`(
+    select p.close_price from ${stockPrices} p where p.stock_code = ${code} and p.trade_date <= ${day} and ${live(p)}
+    order by p.trade_date desc, p.source_updated_at desc, p.id desc limit 1)`;
+  return sql`
+    with customer as (
+      select ${customers.id} as id from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
+      where ${customers.slug} = ${slug} and ${live(customers)}
+    ),
+    accts as (
+      select a.id from ${accounts} a join ${brokers} b on b.id = a.broker_id, customer
+      where ${servedAccount(a, sql`customer.id`)} and (${query.broker ?? null}::text is null or lower(b.code) = ${query.broker ?? null})
+    ),
+    steps as (select s.* from ${positionSteps} s where s.account_id in (select id from accts)),
+    positions as (select distinct account_id, stock_code from steps),
+    divs as (
+      select ca.ex_date, ca.pay_date, ca.gross_amount - ca.tax as net from ${corporateActions} ca
+      where ca.account_id in (select id from accts) and ca.type = 'cash_dividend' and ${live(ca)}
+    ),
+    bench as (select distinct p.trade_date as d from ${stockPrices} p where p.stock_code = ${benchmark} and ${live(p)}),
+    cal as (
+      select d from bench
+      union all
+      select distinct p.trade_date from ${stockPrices} p where ${live(p)} and not exists (select from bench)
+    ),
+    bounds as (
+      select first, greatest((select max(d) from cal), (select max(date) from steps where traded)) as as_of
+      from (select least((select min(date) from steps), (select min(ex_date) from divs)) as first) f
+    ),
+    points as (
+      select d from cal, bounds where d >= bounds.first and d <= bounds.as_of
+      union select date from steps, bounds where date <= bounds.as_of
+      union select ex_date from divs, bounds where ex_date <= bounds.as_of
+    ),
+    ends as (
+      select (select max(d) from points where d <= coalesce(${query.to ?? null}::date, bounds.as_of)) as e from bounds
+    ),
+    starts as (
+      select e, greatest('0001-01-01'::date, case ${kind}::text
+        when '1d' then coalesce((select max(d) from points where d < e), e - 1)
+        when 'ytd' then (date_trunc('year', e) - interval '1 day')::date
+        when 'max' then (select min(d) from points) - 1
+        when 'from' then ${query.from ?? null}::date - 1
+        else (e - ${period}::interval)::date
+      end) as s from ends
+    ),
+    needed as (
+      select d from points, starts where d > starts.s and d <= starts.e
+      union select max(d) from points, starts where d <= starts.s
+    ),
+    valued as (
+      select n.d,
+        coalesce(sum(st.shares * pr.close_price) filter (where pr.close_price is not null), 0) as priced,
+        coalesce(json_agg(json_build_array(st.cost_num::text, st.cost_den::text))
+          filter (where pr.close_price is null and st.shares > 0), '[]') as unpriced
+      from needed n cross join positions pos
+      cross join lateral (
+        select s.shares, s.cost_num, s.cost_den from ${positionSteps} s
+        where s.account_id = pos.account_id and s.stock_code = pos.stock_code and s.date <= n.d
+        order by s.date desc limit 1
+      ) st
+      left join lateral (
+        select p.close_price from ${stockPrices} p
+        where st.shares > 0 and p.stock_code = pos.stock_code and p.trade_date <= n.d and ${live(p)}
+        order by p.trade_date desc, p.source_updated_at desc, p.id desc limit 1
+      ) pr on true
+      where n.d is not null
+      group by n.d
+    ),
+    today as (select shares, account_id, stock_code from (
+      select distinct on (s.account_id, s.stock_code) s.account_id, s.stock_code, s.shares from steps s, bounds
+      where s.date <= bounds.as_of order by s.account_id, s.stock_code, s.date desc) t
+    ),
+    held as (
+      select h.account_id, h.stock_code, h.quantity from ${holdings} h where h.account_id in (select id from accts) and ${live(h)}
+    )
+    select
+      (select coalesce(max(version), 0) from ${metricsRules}) < ${METRICS_RULES}
+        or exists (select from ${holdingsPending} hp where hp.account_id in (select id from accts) and hp.from_date is null)
+        as building,
+      bounds.as_of::text, (select min(d) from points)::text as first_point, starts.e::text as end, starts.s::text as start,
+      (select max(d) from needed where d <= starts.s)::text as anchor,
+      ${latestClose(sql`${benchmark}`, sql`starts.s`)}::text as start_close,
+      ${latestClose(sql`${benchmark}`, sql`coalesce(starts.e, ${query.to ?? null}::date)`)}::text as end_close,
+      ${latestClose(sql`${benchmark}`, sql`(select min(d) from points)`)}::text as first_close,
+      (select coalesce(sum(net), 0) from divs where ex_date <= starts.e and starts.e < pay_date)::text as receivable,
+      (select count(*) from today full join held using (account_id, stock_code)
+        where coalesce(today.shares, 0) <> coalesce(held.quantity, 0))::int as mismatch,
+      coalesce((
+        select json_agg(json_build_object(
+          'date', n.d, 'priced', coalesce(v.priced, 0)::text, 'unpriced', coalesce(v.unpriced, '[]'),
+          'invested', (select coalesce(sum(invested), 0) from steps where date = n.d)::text,
+          'withdrawn', (select coalesce(json_agg(json_build_array(withdrawn_num::text, withdrawn_den::text)), '[]')
+            from steps where date = n.d and withdrawn_num <> 0),
+          'dividends', (select coalesce(sum(net), 0) from divs where ex_date = n.d)::text,
+          'close', ${latestClose(sql`${benchmark}`, sql`n.d`)}::text
+        ) order by n.d)
+        from needed n left join valued v using (d) where n.d is not null
+      ), '[]') as points
+    from customer, bounds, starts`;
+}
+
+/** The statement's one row as the figures (src/domain/performance.ts) read it. */
+export function performanceOf(
+  rows: readonly PerformanceRow[],
+  query: PerformanceQuery,
+  benchmark: string,
+): Performance | "building" | undefined {
+  const row = rows[0];
+  if (!row) return undefined;
+  if (row.building) return "building";
+  const figures = performanceFigures({
+    range: query.from ? null : (query.range ?? "max"),
+    from: query.from ?? null,
+    to: query.to ?? null,
+    interval: query.interval ?? null,
+    benchmark,
+    asOf: row.as_of,
+    firstPoint: row.first_point,
+    end: row.end,
+    start: row.start,
+    anchor: row.anchor,
+    startClose: row.start_close,
+    endClose: row.end_close,
+    firstClose: row.first_close,
+    receivable: row.receivable,
+    mismatch: row.mismatch,
+    points: row.points,
+  });
+  // The fields in the document's order.
+  return Object.fromEntries(
+    Object.keys(PerformanceSchema.shape).map((key) => [key, figures[key as keyof typeof figures]]),
+  ) as Performance;
+}
+
+/** The customer's performance over the period `query` names; "building" while its steps are not built yet. */
+export async function findPerformance(db: Db, slug: Lookup, query: PerformanceQuery, benchmark: string) {
+  return performanceOf((await performanceQuery(db, slug, query, benchmark)).rows, query, benchmark);
+}

@@ -1,0 +1,340 @@
+/**
+ * How a portfolio has done over a period (s, e]: every figure of GET /api/performance/{slug}
+ * (docs/performance.md), from the values and flows of its points as the read statement returns
+ * them (src/db/queries/performance.ts). Exact throughout: values and flows are fractions of
+ * 10^-4 đồng, the time-weighted return is the exact product of the day returns, and each figure is
+ * rounded once at output (money 2 places, rates 4, half away from zero). The money-weighted
+ * return and the annualized figures are irrational in general: returns.ts places them.
+ */
+import { Decimal } from "./decimal";
+import type { Fraction } from "./exact";
+import { dayNumber } from "./parse";
+import { ONE, ZERO, add, div, fraction, integer, isZero, roundScaled, sub } from "./rational";
+import { type CashFlow, type Mwr, annualizedTwr, moneyWeightedReturn } from "./returns";
+
+export type Interval = "day" | "week" | "month";
+
+/** A point's raw figures, money as decimal text in đồng, or in 10^-4 đồng as whole numbers or [numerator, denominator]. */
+export interface SeriesPoint {
+  date: string;
+  /** Shares × close over the priced positions, in đồng. */
+  priced: string;
+  unpriced: readonly (readonly [string, string])[];
+  /** In 10^-4 đồng. */
+  invested: string;
+  withdrawn: readonly (readonly [string, string])[];
+  dividends: string;
+  /** The benchmark's latest close on or before the date. */
+  close: string | null;
+}
+
+/** What the read statement found: the period's bounds and the points from the anchor on. */
+export interface Series {
+  /** The effective range (null with `from`), and `from`, `to`, `interval` as asked. */
+  range: string | null;
+  from: string | null;
+  to: string | null;
+  interval: Interval | null;
+  benchmark: string;
+  asOf: string | null;
+  firstPoint: string | null;
+  /** e, the latest point on or before `to`; null when there is none. */
+  end: string | null;
+  /** s as the range names it, before it is clamped to the day before the first point. */
+  start: string | null;
+  /** The latest point on or before s. */
+  anchor: string | null;
+  /** The benchmark's latest close on or before s, on or before e (or `to`), on or before the first point. */
+  startClose: string | null;
+  endClose: string | null;
+  firstClose: string | null;
+  receivable: string;
+  mismatch: number;
+  points: readonly SeriesPoint[];
+}
+
+export interface PerformancePoint {
+  date: string;
+  value: Decimal;
+  net_invested: Decimal;
+  pnl: Decimal;
+  twr: Decimal;
+  benchmark: Decimal | null;
+}
+
+export interface PerformanceFigures {
+  range: string | null;
+  from: string | null;
+  to: string | null;
+  interval: Interval;
+  start_date: string | null;
+  end_date: string | null;
+  as_of: string | null;
+  clamped: boolean;
+  start_value: Decimal;
+  end_value: Decimal;
+  invested: Decimal;
+  withdrawn: Decimal;
+  dividends: Decimal;
+  net_invested: Decimal;
+  pnl: Decimal;
+  twr: Decimal;
+  mwr: { rate: Decimal | null; status: Mwr["status"] };
+  annualized: { twr: Decimal | null; mwr: Decimal | null } | null;
+  benchmark: { code: string; start_close: Decimal | null; end_close: Decimal | null; return: Decimal | null };
+  unpriced_value: Decimal;
+  unpriced_positions: number;
+  dividends_receivable: Decimal;
+  holdings_mismatch: number;
+  points: PerformancePoint[];
+}
+
+/** Decimal text with at most 4 places (numeric sums of money and of shares × close) in 10^-4 đồng. */
+export function units(text: string): bigint {
+  const negative = text.startsWith("-");
+  const [whole = "0", part = ""] = (negative ? text.slice(1) : text).split(".");
+  if (part.length > 4 || !/^\d+$/.test(whole + part || "0")) throw new SyntaxError(`Not an amount of 10^-4 units: ${text}`);
+  const value = BigInt(whole + part.padEnd(4, "0"));
+  return negative ? -value : value;
+}
+
+const sumPairs = (pairs: readonly (readonly [string, string])[]): Fraction =>
+  pairs.reduce<Fraction>((sum, [num, den]) => add(sum, fraction(BigInt(num), BigInt(den))), ZERO);
+
+/** Money in 10^-4 đồng to đồng, rounded once to 2 places. */
+const money = (f: Fraction) => Decimal.fromScaled(roundScaled(fraction(f.num, f.den * 10_000n), 2), 2);
+const rate = (f: Fraction) => Decimal.fromScaled(roundScaled(f, 4), 4);
+const closeOf = (text: string | null) => (text === null ? null : Decimal.parse(text));
+/** end / start - 1 of two closes; null without both. */
+const growth = (start: string | null, end: string | null) =>
+  start === null || end === null ? null : sub(fraction(units(end), units(start)), ONE);
+
+const days = (from: string, to: string) => dayNumber(to) - dayNumber(from);
+
+/** The day before `date`, as text: Postgres gave `date`, so its year is 0001 or later. */
+function dayBefore(date: string): string {
+  const day = dayNumber(date) - 1;
+  // civil_from_days (H. Hinnant), the inverse of dayNumber.
+  const z = day + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+
+/** The default spacing of the chart by the period's length in days. */
+const defaultInterval = (length: number): Interval => (length <= 400 ? "day" : length <= 1461 ? "week" : "month");
+
+/** The bucket a date falls in for an interval: Monday-to-Sunday weeks, calendar months. */
+function bucketOf(date: string, interval: Interval): string | number {
+  if (interval === "month") return date.slice(0, 7);
+  // Day 0 (1970-01-01) was a Thursday: +3 makes weeks start on Mondays.
+  return interval === "week" ? Math.floor((dayNumber(date) + 3) / 7) : date;
+}
+
+const value = (p: SeriesPoint): Fraction => add(integer(units(p.priced)), sumPairs(p.unpriced));
+
+/** The figures of `series`. */
+export function performanceFigures(series: Series): PerformanceFigures {
+  const benchmark = { code: series.benchmark, start_close: null, end_close: null, return: null };
+  const asked = { range: series.range, from: series.from, to: series.to };
+  const zero = Decimal.ZERO;
+  const flat = {
+    clamped: false,
+    invested: zero,
+    withdrawn: zero,
+    dividends: zero,
+    pnl: zero,
+    twr: zero,
+    mwr: { rate: null, status: "no_period" as const },
+    annualized: null,
+  };
+  if (series.asOf === null || series.firstPoint === null) {
+    return {
+      ...asked,
+      ...flat,
+      interval: "day",
+      start_date: null,
+      end_date: null,
+      as_of: null,
+      start_value: zero,
+      end_value: zero,
+      net_invested: zero,
+      benchmark,
+      unpriced_value: zero,
+      unpriced_positions: 0,
+      dividends_receivable: zero,
+      holdings_mismatch: series.mismatch,
+      points: [],
+    };
+  }
+  const byDate = new Map(series.points.map((p) => [p.date, p]));
+  const common = {
+    as_of: series.asOf,
+    dividends_receivable: money(integer(units(series.receivable))),
+    holdings_mismatch: series.mismatch,
+  };
+  const unpricedAt = (date: string | null) => {
+    const point = date === null ? undefined : byDate.get(date);
+    return { value: point ? sumPairs(point.unpriced) : ZERO, count: point?.unpriced.length ?? 0 };
+  };
+
+  const floor = dayBefore(series.firstPoint);
+  const e = series.end;
+  const clampedStart = series.start !== null && series.start < floor;
+  const s = clampedStart ? floor : series.start;
+  if (e === null || s === null || s >= e) {
+    // An empty range: nothing happened in it; both values are the one at its end.
+    const at = e ?? series.to ?? series.asOf;
+    const point = e === null ? undefined : byDate.get(e);
+    const mv = point ? money(value(point)) : zero;
+    const unpriced = unpricedAt(e);
+    return {
+      ...asked,
+      ...flat,
+      ...common,
+      interval: "day",
+      start_date: at,
+      end_date: at,
+      start_value: mv,
+      end_value: mv,
+      net_invested: mv,
+      benchmark: {
+        ...benchmark,
+        start_close: closeOf(series.endClose),
+        end_close: closeOf(series.endClose),
+        return: series.endClose === null ? null : zero,
+      },
+      unpriced_value: money(unpriced.value),
+      unpriced_positions: unpriced.count,
+      points: [],
+    };
+  }
+
+  const anchor = series.anchor === null ? undefined : byDate.get(series.anchor);
+  const startValue = anchor ? value(anchor) : ZERO;
+  // For `max` and a clamped range the period starts before the first point: its close there.
+  const startClose = series.range === "max" || clampedStart ? series.firstClose : series.startClose;
+  const length = days(s, e);
+  const interval = series.interval ?? defaultInterval(length);
+
+  const inRange = series.points.filter((p) => p.date > s);
+  let previous = startValue;
+  // The running product of 1 + r(d), unreduced: reducing would cost a gcd per point.
+  let growthNum = 1n;
+  let growthDen = 1n;
+  let invested = ZERO;
+  let withdrawn = ZERO;
+  let dividends = ZERO;
+  const flows: { date: string; amount: Fraction }[] = [];
+  const points: PerformancePoint[] = [
+    {
+      date: s,
+      value: money(startValue),
+      net_invested: money(startValue),
+      pnl: zero,
+      twr: zero,
+      benchmark: startClose === null ? null : zero,
+    },
+  ];
+  let end = startValue;
+  for (let i = 0; i < inRange.length; i++) {
+    const point = inRange[i]!;
+    const mv = value(point);
+    const paidIn = integer(BigInt(point.invested));
+    const sold = sumPairs(point.withdrawn);
+    const dividend = integer(units(point.dividends));
+    const paidOut = add(sold, dividend);
+    // r(d) = (MV(d) + Out(d)) / (MV(d') + In(d)) - 1: buys at the start of the day, sells and dividends at its end.
+    const base = add(previous, paidIn);
+    if (!isZero(base)) {
+      const factor = div(add(mv, paidOut), base);
+      growthNum *= factor.num;
+      growthDen *= factor.den;
+    }
+    invested = add(invested, paidIn);
+    withdrawn = add(withdrawn, sold);
+    dividends = add(dividends, dividend);
+    if (!isZero(paidIn)) flows.push({ date: point.date, amount: { num: -paidIn.num, den: paidIn.den } });
+    if (!isZero(paidOut)) flows.push({ date: point.date, amount: paidOut });
+    previous = mv;
+    end = mv;
+    const next = inRange[i + 1];
+    if (interval === "day" || !next || bucketOf(next.date, interval) !== bucketOf(point.date, interval)) {
+      const netInvested = sub(add(startValue, invested), add(withdrawn, dividends));
+      points.push({
+        date: point.date,
+        value: money(mv),
+        net_invested: money(netInvested),
+        pnl: money(sub(mv, netInvested)),
+        twr: rate({ num: growthNum - growthDen, den: growthDen }),
+        benchmark: startClose === null ? null : rate(growth(startClose, point.close)!),
+      });
+    }
+  }
+
+  const netInvested = sub(add(startValue, invested), add(withdrawn, dividends));
+  const twr: Fraction = { num: growthNum - growthDen, den: growthDen };
+  const mwr = moneyWeighted(s, e, startValue, end, flows, length);
+  const unpriced = unpricedAt(e);
+  return {
+    ...asked,
+    ...common,
+    interval,
+    start_date: s,
+    end_date: e,
+    clamped: clampedStart && series.range !== "max",
+    start_value: money(startValue),
+    end_value: money(end),
+    invested: money(invested),
+    withdrawn: money(withdrawn),
+    dividends: money(dividends),
+    net_invested: money(netInvested),
+    pnl: money(sub(end, netInvested)),
+    twr: rate(twr),
+    mwr: { rate: mwr.rate, status: mwr.status },
+    annualized: length >= 365 ? { twr: annualizedTwr(twr, length), mwr: mwr.annualized } : null,
+    benchmark: {
+      ...benchmark,
+      start_close: closeOf(startClose),
+      end_close: closeOf(series.endClose),
+      return: (() => {
+        const g = growth(startClose, series.endClose);
+        return g === null ? null : rate(g);
+      })(),
+    },
+    unpriced_value: money(unpriced.value),
+    unpriced_positions: unpriced.count,
+    points,
+  };
+}
+
+/**
+ * The money-weighted return's flows: -MV(s) at s, each In and Out apart, +MV(e) at e. Time counts
+ * from s, or, when nothing was held at s, from the first day money moved.
+ */
+function moneyWeighted(
+  s: string,
+  e: string,
+  startValue: Fraction,
+  endValue: Fraction,
+  flows: readonly { date: string; amount: Fraction }[],
+  length: number,
+): Mwr {
+  const origin = isZero(startValue) ? flows[0]?.date : s;
+  const noPeriod: Mwr = { rate: null, status: "no_period", annualized: null };
+  if (origin === undefined) return noPeriod;
+  const T = days(origin, e);
+  if (T === 0) return noPeriod;
+  const cashFlows: CashFlow[] = [
+    { t: 0, amount: { num: -startValue.num, den: startValue.den } },
+    ...flows.map((f) => ({ t: days(origin, f.date), amount: f.amount })),
+    { t: T, amount: endValue },
+  ];
+  return moneyWeightedReturn(cashFlows, T, length);
+}

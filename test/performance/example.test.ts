@@ -1,0 +1,94 @@
+/**
+ * The worked example of docs/performance.md, end to end: a buy, a cash dividend on its ex-date
+ * paid weeks later, and a sell, over four market days, synced and read back. The expected
+ * figures were worked out by hand with exact fractions (the day returns and their product) and,
+ * for the money-weighted return, a 300-step bisection at 80 digits: 0.06396952128...
+ */
+import { describe, expect, it } from "vitest";
+import { Book } from "../support/book";
+import { getJson } from "../support/worker";
+import { synced, withSource } from "../sync/helpers";
+
+function exampleBook() {
+  const book = new Book();
+  const { customer, account } = book.simpleCustomer();
+  for (const [trade_date, close_price] of [
+    ["2024-05-31", "1250"],
+    ["2024-06-03", "1260"],
+    ["2024-06-04", "1255.5"],
+    ["2024-06-05", "1270"],
+    ["2024-06-06", "1262.25"],
+  ] as const) {
+    book.price({ stock_code: "VNINDEX", trade_date, close_price });
+  }
+  for (const [trade_date, close_price] of [
+    ["2024-06-03", "101000"],
+    ["2024-06-04", "102000"],
+    ["2024-06-05", "103000"],
+    ["2024-06-06", "104000"],
+  ] as const) {
+    book.price({ stock_code: "FPT", trade_date, close_price });
+  }
+  // 100 FPT at 100,000 plus 150 of fee: 10,000,150 put in.
+  book.trade({ account_id: account.id, trade_date: "2024-06-03", type: "buy", quantity: 100, price: "100000", fee: "150" });
+  // 2,000 a share, 5% withheld: 190,000 net, counted on its ex-date, paid on 2024-06-20.
+  book.corporateAction({
+    account_id: account.id,
+    type: "cash_dividend",
+    ex_date: "2024-06-04",
+    pay_date: "2024-06-20",
+    quantity: 100,
+    gross_amount: "200000",
+    tax: "10000",
+  });
+  // 40 at 103,000 less 0.1% tax: 4,115,880 taken out.
+  book.trade({ account_id: account.id, trade_date: "2024-06-05", type: "sell", quantity: 40, price: "103000" });
+  // What the back office says the account holds today, which the ledger explains.
+  book.holding({ account_id: account.id, quantity: 60, avg_cost: "100001.5000", total_cost: "6000090.0000" });
+  return { book, slug: customer.slug };
+}
+
+describe("performance: the worked example", () => {
+  it("answers every figure of the whole history exactly", async () => {
+    const { book, slug } = exampleBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    const { status, body } = await getJson(dbs.env, `/api/performance/${slug}`);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      success: true,
+      data: {
+        range: "max",
+        from: null,
+        to: null,
+        interval: "day",
+        start_date: "2024-06-02",
+        end_date: "2024-06-06",
+        as_of: "2024-06-06",
+        clamped: false,
+        start_value: 0,
+        end_value: 6240000,
+        invested: 10000150,
+        withdrawn: 4115880,
+        dividends: 190000,
+        net_invested: 5694270,
+        pnl: 545730,
+        twr: 0.0589,
+        mwr: { rate: 0.064, status: "ok" },
+        annualized: null,
+        benchmark: { code: "VNINDEX", start_close: 1260, end_close: 1262.25, return: 0.0018 },
+        unpriced_value: 0,
+        unpriced_positions: 0,
+        dividends_receivable: 190000,
+        holdings_mismatch: 0,
+        points: [
+          { date: "2024-06-02", value: 0, net_invested: 0, pnl: 0, twr: 0, benchmark: 0 },
+          { date: "2024-06-03", value: 10100000, net_invested: 10000150, pnl: 99850, twr: 0.01, benchmark: 0 },
+          { date: "2024-06-04", value: 10200000, net_invested: 9810150, pnl: 389850, twr: 0.039, benchmark: -0.0036 },
+          { date: "2024-06-05", value: 6180000, net_invested: 5694270, pnl: 485730, twr: 0.0488, benchmark: 0.0079 },
+          { date: "2024-06-06", value: 6240000, net_invested: 5694270, pnl: 545730, twr: 0.0589, benchmark: 0.0018 },
+        ],
+      },
+    });
+  });
+});
