@@ -7,7 +7,7 @@
  * of the migration files), so a restarted server skips initdb too.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -34,6 +34,28 @@ export async function packDump(db: PGlite): Promise<Buffer> {
 /** The `loadDataDir` input for a packed dump. */
 export async function unpackDump(packed: Buffer): Promise<Blob> {
   return new Blob([await promisify(gunzip)(packed)]);
+}
+
+/**
+ * How long a dump of other migrations is kept after its last use. Checkouts of different branches
+ * (each with its own migrations, so its own digest) share the temp folder; when each build
+ * removed every other digest's dump at once, two suites running side by side rebuilt each
+ * other's template over and over, mid-run: a minute and more of initdb and migrations on a
+ * loaded machine, which a server started inside a test (test/node/pglite-reopen.test.ts) spent
+ * out of its test's time.
+ */
+export const UNUSED_DUMP_MS = 7 * 24 * 3_600_000;
+
+/** Removes the family's dumps other than `keep` that no server has used for UNUSED_DUMP_MS. */
+export async function pruneUnusedDumps(cacheDir: string, family: Family, keep: string, now = Date.now()): Promise<void> {
+  for (const old of await readdir(cacheDir)) {
+    if (!old.startsWith(`${family}-`) || old === keep || old.endsWith(".partial")) continue;
+    const used = await stat(join(cacheDir, old)).then(
+      (s) => s.mtimeMs,
+      () => now,
+    );
+    if (now - used > UNUSED_DUMP_MS) await rm(join(cacheDir, old), { force: true });
+  }
 }
 
 export class PgliteTemplates {
@@ -66,7 +88,12 @@ export class PgliteTemplates {
     const cached = await readFile(path)
       .then(unpackDump)
       .catch(() => undefined);
-    if (cached) return cached;
+    if (cached) {
+      // Its time of last use, which the pruning below goes by.
+      const now = new Date();
+      await utimes(path, now, now).catch(() => undefined);
+      return cached;
+    }
 
     const started = performance.now();
     const db = new PGlite();
@@ -80,11 +107,7 @@ export class PgliteTemplates {
       const partial = `${path}.${process.pid}.${threadId}.partial`;
       await writeFile(partial, packed);
       await rename(partial, path);
-      for (const old of await readdir(this.#cacheDir)) {
-        if (old.startsWith(prefix) && old !== file && !old.endsWith(".partial")) {
-          await rm(join(this.#cacheDir, old), { force: true });
-        }
-      }
+      await pruneUnusedDumps(this.#cacheDir, family, file);
       return unpackDump(packed);
     } finally {
       await db.close();

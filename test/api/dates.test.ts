@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DATE_MESSAGE, HistoryQuery, isCalendarDate } from "../../src/schemas";
-import { BAD_DATES, EDGE_DATES } from "./fixture";
+import { BAD_DATES, EDGE_DATES } from "./calendar-dates";
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
 const text = (y: number, m: number, d: number) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
