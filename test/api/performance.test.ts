@@ -605,7 +605,10 @@ describe("GET /api/performance/:slug", () => {
     const dbs = await syncedBook(l.book);
     const bad = async (query: string, details: { path: string; message: string }[]) => {
       const { status, body } = await getJson(dbs.env, `/api/performance/${l.customer.slug}?${query}`);
-      expect({ status, body }, query).toEqual({ status: 400, body: { success: false, error: "Bad Request", details } });
+      expect({ status, body }, query).toEqual({
+        status: 400,
+        body: { success: false, error: "Bad Request", code: "bad_request", details },
+      });
     };
     const RANGE = `must be one of ${PERFORMANCE_RANGES.join(", ")}`;
     await bad("range=1y&from=2024-01-01", [{ path: "from", message: "must not be given with range" }]);
@@ -624,7 +627,11 @@ describe("GET /api/performance/:slug", () => {
     book.holding({ account_id: account.id, quantity: 10 }); // a holding the (empty) ledger does not explain
     book.price({ stock_code: "VNINDEX", trade_date: "2024-03-01", close_price: "1000" });
     const dbs = await syncedBook(book);
-    expect((await performanceOf(dbs, "AAAAAAAAAAAAAAAAAAAAAA")).body).toEqual({ success: false, error: "Not Found" });
+    expect((await performanceOf(dbs, "AAAAAAAAAAAAAAAAAAAAAA")).body).toEqual({
+      success: false,
+      error: "Not Found",
+      code: "not_found",
+    });
     expect((await performanceOf(dbs, "AAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
     const nothing = {
       interval: "day",

@@ -162,7 +162,7 @@ describe("answers that are never cached", () => {
     ]) {
       const replies = [await client.counted(`${base}${query}`), await client.counted(`${base}${query}`)];
       for (const reply of replies) {
-        expect({ query, status: reply.status, cache: reply.cache, error: reply.body.error }).toEqual({
+        expect({ query, status: reply.status, cache: reply.cache, error: reply.body.error, code: reply.body.code }).toEqual({
           query,
           status: 400,
           cache: null,

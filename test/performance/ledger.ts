@@ -38,9 +38,9 @@ export function ledger(book = new Book()) {
   };
 }
 
-/** Fresh databases with `book` in the source, synced through POST /api/sync; no edge cache, no 404 brake. */
+/** Fresh databases with `book` in the source, synced through POST /api/sync; no edge cache (each request comes from its own client address). */
 export async function syncedBook(book: Book): Promise<TestDatabases> {
-  const dbs = await withSource(book, { CACHE_TTL_SECONDS: "0", NOT_FOUND_LIMITER: undefined });
+  const dbs = await withSource(book, { CACHE_TTL_SECONDS: "0" });
   await synced(dbs.env);
   return dbs;
 }
