@@ -91,6 +91,8 @@ export interface Column<R> {
   num?: boolean;
   /** The cell that names the row (<th scope="row">). */
   names?: boolean;
+  /** Text that may break onto more lines, so the table fits a phone's width (names, lists). */
+  wrap?: boolean;
   cell: (row: R) => Child;
 }
 
@@ -126,7 +128,13 @@ export function DataTable<R>(props: {
           {props.rows.map((row) => (
             <tr {...props.rowAttributes?.(row)}>
               {columns.map((c) =>
-                c.names ? <th scope="row">{c.cell(row)}</th> : <td class={c.num ? "num" : undefined}>{c.cell(row)}</td>,
+                c.names ? (
+                  <th scope="row" class={c.wrap ? "wrap" : undefined}>
+                    {c.cell(row)}
+                  </th>
+                ) : (
+                  <td class={c.num ? "num" : c.wrap ? "wrap" : undefined}>{c.cell(row)}</td>
+                ),
               )}
             </tr>
           ))}
