@@ -407,6 +407,9 @@ describe("the customer's page in Chromium", () => {
         const at = { lang, width };
         // The page never scrolls sideways: the accounts wrap, the charts scale.
         await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
+        // The accounts table fits too, its account numbers on screen rather than scrolled off to the right.
+        const accounts = await page.$eval("#accounts + .scroll", (box) => [box.scrollWidth, box.clientWidth]);
+        expect({ ...at, fits: accounts[0]! <= accounts[1]! }).toEqual({ ...at, fits: true });
         // Today's change is on the first screen, labelled with its two dates.
         const card = (await page.locator('[data-performance="1d"]').boundingBox())!;
         expect({ ...at, bottom: card.y + card.height <= 844 }).toEqual({ ...at, bottom: true });
