@@ -118,7 +118,7 @@ export function DataTable<R>(props: {
         <thead>
           <tr>
             {columns.map((c) => (
-              <th scope="col" class={c.num ? "num" : undefined}>
+              <th scope="col" class={c.num ? "num" : c.wrap ? "wrap" : undefined}>
                 {c.head}
               </th>
             ))}
