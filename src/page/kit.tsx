@@ -8,7 +8,8 @@ import type { Decimal } from "../domain/decimal";
 import type { Holding } from "../schemas";
 import { useView } from "./view";
 
-const tone = (value: Decimal) => (value.sign() > 0 ? "gain" : value.sign() < 0 ? "loss" : undefined);
+/** The class of a signed figure: gain, loss, or none for zero. */
+export const tone = (value: Decimal) => (value.sign() > 0 ? "gain" : value.sign() < 0 ? "loss" : undefined);
 
 /**
  * An amount: its exact text in value (as the API writes it), the locale's in the text. `stored`

@@ -9,14 +9,12 @@ import type { Decimal } from "../domain/decimal";
 import type { PerformanceRead } from "../db/queries";
 import type { Performance, PerformanceRange } from "../schemas";
 import { PairChart } from "./charts";
-import { DataTable, Day, Figure, Money, MoneyFigure, Section } from "./kit";
+import { DataTable, Day, Figure, Money, MoneyFigure, Section, tone } from "./kit";
 import { RANGE_LINKS, rangeHref } from "./query";
 import { useView } from "./view";
 
 /** The chosen range's read, or the `range` the reader gave when it is not one of ours (the page's 400). */
 export type ChosenRange = { kind: "range"; range: PerformanceRange; read: PerformanceRead } | { kind: "invalid"; value: string };
-
-const tone = (value: Decimal) => (value.sign() > 0 ? "gain" : value.sign() < 0 ? "loss" : undefined);
 
 /** A return: the API's exact rate in value, a signed percentage with 2 decimals in the text; null a dash, and why. */
 function Rate(props: { value: Decimal | null; why?: string }) {
