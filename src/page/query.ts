@@ -38,9 +38,10 @@ export function parseFilters(params: URLSearchParams): ParsedFilters {
   return { success: false, issues, values };
 }
 
-/** A link to this page in this language with these filters; defaults are left out. */
-export function pageHref(slug: string, lang: Lang, query: Partial<HistoryQuery>): string {
+/** A link to this page in this language with these filters (and the chosen range); defaults are left out. */
+export function pageHref(slug: string, lang: Lang, query: Partial<HistoryQuery>, range?: PerformanceRange): string {
   const params = new URLSearchParams({ lang });
+  if (range !== undefined && range !== DEFAULT_RANGE) params.set("range", range);
   for (const name of FILTERS) {
     const value = query[name];
     if (value === undefined || (name === "page" && value === 1) || (name === "per_page" && value === 10)) continue;

@@ -22,7 +22,7 @@ import { PageHeader } from "../page/header";
 import type { HistoryState } from "../page/history";
 import { LANGS, type Lang, type Messages } from "../page/i18n";
 import type { ChosenRange } from "../page/performance";
-import { filterParams, parseFilters, parseRange } from "../page/query";
+import { DEFAULT_RANGE, filterParams, parseFilters, parseRange } from "../page/query";
 import { type View, ViewContext, viewFor } from "../page/view";
 import { limitNotFound } from "../rate-limit";
 import { stylesheetHash } from "../page/styles";
@@ -168,7 +168,9 @@ export const page = new Hono<AppEnv>()
         ? { kind: "page", query: filters.query, page: history! }
         : { kind: "invalid", issues: filters.issues, values: filters.values };
 
-      const view = viewFor(lang, aggregate.customer.slug);
+      // The history's links keep a chosen range; the default needs no parameter.
+      const kept = range.success && range.range !== DEFAULT_RANGE ? range.range : undefined;
+      const view = viewFor(lang, aggregate.customer.slug, kept);
       const body = await render(
         view,
         view.t.title(aggregate.customer.name),

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { Book } from "../support/book";
 import { getJson } from "../support/worker";
 import { synced, withSource } from "../sync/helpers";
-import { figure, figurePart, getPage, section, tableRows } from "./html";
+import { figure, figurePart, getPage, relLink, section, tableRows } from "./html";
 
 const NBSP = "\u00a0";
 
@@ -131,6 +131,12 @@ describe("GET /c/:slug, performance", () => {
     expect(figure(body, "period_mwr")).toEqual({ value: String(api.mwr.rate), text: "+6.40%" });
     expect(figurePart(section(page.html, "today"), "today_change", "twr")).toEqual({ value: "0.0097", text: "+0.97%" });
     expect(page.html).toContain('<h2 id="performance">Performance</h2>');
+
+    // The history's page links and form keep the chosen range, so paging trades leaves the chart as it was.
+    const paged = (await getPage(dbs.env, `/c/${slug}?range=1m&per_page=1`)).html;
+    expect(relLink(paged, "next")).toBe(`/c/${slug}?lang=vi&range=1m&page=2&per_page=1`);
+    expect(paged).toContain('<input type="hidden" name="range" value="1m"/>');
+    expect((await getPage(dbs.env, `/c/${slug}?per_page=1`)).html).not.toContain('name="range"');
   });
 
   it("answers 400 for a range it does not know, showing the links and the rest of the page", async () => {
