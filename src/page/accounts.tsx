@@ -1,4 +1,4 @@
-/** The customer's accounts, one row per broker with its account numbers. */
+/** The customer's accounts, one row per broker with its account numbers, wrapped to fit a phone's width. */
 import type { Aggregate } from "../db/queries";
 import { DataTable, Section } from "./kit";
 import { useView } from "./view";
@@ -17,9 +17,9 @@ export function Accounts(props: { aggregate: Aggregate }) {
         label={t.accounts}
         empty={t.noAccounts}
         columns={[
-          { head: t.broker, names: true, cell: (b) => b.name },
+          { head: t.broker, names: true, wrap: true, cell: (b) => b.name },
           { head: t.brokerCode, cell: (b) => b.code },
-          { head: t.accountNumbers, cell: (b) => b.numbers.join(", ") },
+          { head: t.accountNumbers, wrap: true, cell: (b) => b.numbers.join(", ") },
         ]}
         rows={[...byBroker.values()]}
       />

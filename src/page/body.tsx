@@ -1,22 +1,33 @@
 /**
  * The body of a customer's page: its sections in the order a person reads them, each in its own
  * file and each fed from the aggregate (src/db/queries/customer-page.ts), what the accounts
- * received from its own lists of corporate actions, the history from its own page of trades.
+ * received from its own lists of corporate actions, today's change and the chosen range from
+ * their own performance reads, the history from its own page of trades. Today's change comes
+ * first, as a broker app opens on it.
  */
-import type { Aggregate, Received as ReceivedLists } from "../db/queries";
+import type { Aggregate, PerformanceRead, Received as ReceivedLists } from "../db/queries";
 import { Accounts } from "./accounts";
 import { TopDeals } from "./deals";
 import { Returns, Summary, Valuation } from "./figures";
 import { History, type HistoryState } from "./history";
 import { Holdings } from "./holdings";
 import { Charts } from "./monthly";
+import { type ChosenRange, PerformanceSection, Today } from "./performance";
 import { Received } from "./received";
 
-export function PageBody(props: { aggregate: Aggregate; received: ReceivedLists; history: HistoryState }) {
+export function PageBody(props: {
+  aggregate: Aggregate;
+  received: ReceivedLists;
+  today: PerformanceRead;
+  chosen: ChosenRange;
+  history: HistoryState;
+}) {
   const { aggregate } = props;
   return (
     <>
+      <Today read={props.today} />
       <Accounts aggregate={aggregate} />
+      <PerformanceSection chosen={props.chosen} />
       <Valuation aggregate={aggregate} />
       <Returns aggregate={aggregate} />
       <Summary aggregate={aggregate} />

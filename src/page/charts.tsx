@@ -19,6 +19,8 @@ interface ChartProps {
   points: Point[];
   /** Axis labels: short. */
   axis: (value: number) => string;
+  /** How many labels the axis under the plot may hold (default 6): fewer for long ones, such as dates. */
+  maxLabels?: number;
 }
 
 /** The viewBox, and the margins around the plot that hold the axis labels. */
@@ -29,8 +31,8 @@ const PLOT_H = BOX.height - TOP - BOTTOM;
 /** Beyond this many months the labels would collide; every n-th is shown instead. */
 const MAX_LABELS = 6;
 
-function scale(points: Point[]) {
-  const values = points.map((p) => p.value);
+/** `values` are what the vertical axis must hold: every series drawn, not only `points`. */
+function scale(points: Point[], values: number[] = points.map((p) => p.value)) {
   const low = Math.min(0, ...values);
   let high = Math.max(0, ...values);
   if (high === low) high = low + 1;
@@ -40,11 +42,11 @@ function scale(points: Point[]) {
   return { low, high, y, x, band };
 }
 
-function Frame(props: ChartProps & { children: Child }) {
+function Frame(props: ChartProps & { values?: number[]; children: Child }) {
   const { id, title, description, points, axis } = props;
-  const { low, high, y, x } = scale(points);
+  const { low, high, y, x } = scale(points, props.values);
   const ticks = [...new Set([low, 0, high])];
-  const every = Math.ceil(points.length / MAX_LABELS);
+  const every = Math.ceil(points.length / (props.maxLabels ?? MAX_LABELS));
   return (
     <svg
       class="chart"
@@ -89,6 +91,25 @@ export function LineChart(props: ChartProps) {
         {props.points.map((p, i) => (
           <circle cx={x(i).toFixed(1)} cy={y(p.value).toFixed(1)} r="3" class={p.value < 0 ? "negative" : undefined} />
         ))}
+      </g>
+    </Frame>
+  );
+}
+
+/**
+ * Two series over the same points on one axis, as lines (a chart of a few hundred days would be
+ * all dots): `points` solid, `second` dashed, each point's second value at the same index.
+ */
+export function PairChart(props: ChartProps & { second: number[] }) {
+  const values = [...props.points.map((p) => p.value), ...props.second];
+  const { x, y } = scale(props.points, values);
+  const line = (series: number[]) => series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  return (
+    <Frame {...props} values={values}>
+      {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <g> is never focusable (no tabindex, no links inside); Biome takes every SVG element but <svg> for an interactive one. */}
+      <g class="series" aria-hidden="true">
+        <polyline points={line(props.points.map((p) => p.value))} />
+        <polyline class="second" points={line(props.second)} />
       </g>
     </Frame>
   );

@@ -22,6 +22,10 @@ export interface Format {
   percent(value: number): string;
   /** Up to 4 decimals, as the API rounds ratios. */
   ratio(value: Decimal): string;
+  /** A return, from the API's exact rate: 0.0531 → "+5,31%", with its sign and 2 decimals. */
+  rate(value: Decimal): string;
+  /** Short, for chart axes: 0.0531 → "+5,3%". */
+  compactRate(value: number): string;
   /** Up to 2 decimals, as the API rounds average days. */
   days(value: number): string;
   /** YYYY-MM-DD → dd/MM/yyyy in Vietnamese, "10 Feb 2024" in English. */
@@ -64,6 +68,13 @@ function build(lang: Lang): Format {
   const count = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
   const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 });
   const ratio = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
+  const rate = new Intl.NumberFormat(locale, {
+    style: "percent",
+    signDisplay: "exceptZero",
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+  const compactRate = new Intl.NumberFormat(locale, { style: "percent", signDisplay: "exceptZero", maximumFractionDigits: 1 });
   const days = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
   // Dates are calendar days, not instants: format them in UTC so no time zone moves them.
   const date = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
@@ -77,6 +88,8 @@ function build(lang: Lang): Format {
     count: (v) => count.format(v),
     percent: (v) => percent.format(v),
     ratio: (v) => ratio.format(exact(v)),
+    rate: (v) => rate.format(exact(v)),
+    compactRate: (v) => compactRate.format(v),
     days: (v) => days.format(v),
     date: lang === "vi" ? (iso) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : (iso) => date.format(utc(iso)),
     month: lang === "vi" ? (m) => `${m.slice(5, 7)}/${m.slice(0, 4)}` : (m) => month.format(utc(`${m}-01`)),

@@ -17,13 +17,14 @@ export type HistoryState =
   | { kind: "invalid"; issues: FilterIssue[]; values: FormValues };
 
 function FilterForm(props: { aggregate: Aggregate; values: FormValues; perPage?: string }) {
-  const { lang, t, slug } = useView();
+  const { lang, t, slug, range } = useView();
   const { values } = props;
   const brokers = new Map(props.aggregate.customer.accounts.map((a) => [a.broker.code.toLowerCase(), a.broker]));
   const chosen = values.broker?.toLowerCase();
   return (
     <form class="filters" method="get" action={`/c/${encodeURIComponent(slug)}`} aria-label={t.filters}>
       <input type="hidden" name="lang" value={lang} />
+      {range ? <input type="hidden" name="range" value={range} /> : null}
       {props.perPage ? <input type="hidden" name="per_page" value={props.perPage} /> : null}
       <label>
         {t.broker}
@@ -67,7 +68,7 @@ function FilterForm(props: { aggregate: Aggregate; values: FormValues; perPage?:
       </label>
       <div class="actions">
         <button type="submit">{t.apply}</button>
-        <a href={pageHref(slug, lang, {})}>{t.clear}</a>
+        <a href={pageHref(slug, lang, {}, range)}>{t.clear}</a>
       </div>
     </form>
   );
@@ -97,10 +98,10 @@ function TradeTable(props: { trades: Transaction[] }) {
 }
 
 function Pagination(props: { query: HistoryQuery; total: number }) {
-  const { lang, t, f, slug } = useView();
+  const { lang, t, f, slug, range } = useView();
   const { query, total } = props;
   const pages = Math.max(1, Math.ceil(total / query.per_page));
-  const link = (page: number) => pageHref(slug, lang, { ...query, page });
+  const link = (page: number) => pageHref(slug, lang, { ...query, page }, range);
   return (
     <nav class="pages" aria-label={t.pagination}>
       <p data-total={String(total)}>{t.pageOf(f.count(query.page), f.count(pages), f.count(total))}</p>
@@ -150,7 +151,7 @@ function Problems(props: { issues: FilterIssue[] }) {
 }
 
 export function History(props: { aggregate: Aggregate; state: HistoryState }) {
-  const { lang, t, slug } = useView();
+  const { lang, t, slug, range } = useView();
   const { state } = props;
   const values: FormValues =
     state.kind === "page"
@@ -176,7 +177,7 @@ export function History(props: { aggregate: Aggregate; state: HistoryState }) {
           </>
         ) : state.page.total > 0 ? (
           <p>
-            {t.pastTheEnd} <a href={pageHref(slug, lang, { ...state.query, page: 1 })}>{t.firstPage}</a>
+            {t.pastTheEnd} <a href={pageHref(slug, lang, { ...state.query, page: 1 }, range)}>{t.firstPage}</a>
           </p>
         ) : (
           <p>{t.noTrades}</p>

@@ -8,7 +8,8 @@ import type { Decimal } from "../domain/decimal";
 import type { Holding } from "../schemas";
 import { useView } from "./view";
 
-const tone = (value: Decimal) => (value.sign() > 0 ? "gain" : value.sign() < 0 ? "loss" : undefined);
+/** The class of a signed figure: gain, loss, or none for zero. */
+export const tone = (value: Decimal) => (value.sign() > 0 ? "gain" : value.sign() < 0 ? "loss" : undefined);
 
 /**
  * An amount: its exact text in value (as the API writes it), the locale's in the text. `stored`
@@ -91,6 +92,8 @@ export interface Column<R> {
   num?: boolean;
   /** The cell that names the row (<th scope="row">). */
   names?: boolean;
+  /** Text that may break onto more lines, so the table fits a phone's width (names, lists). */
+  wrap?: boolean;
   cell: (row: R) => Child;
 }
 
@@ -116,7 +119,7 @@ export function DataTable<R>(props: {
         <thead>
           <tr>
             {columns.map((c) => (
-              <th scope="col" class={c.num ? "num" : undefined}>
+              <th scope="col" class={c.num ? "num" : c.wrap ? "wrap" : undefined}>
                 {c.head}
               </th>
             ))}
@@ -126,7 +129,13 @@ export function DataTable<R>(props: {
           {props.rows.map((row) => (
             <tr {...props.rowAttributes?.(row)}>
               {columns.map((c) =>
-                c.names ? <th scope="row">{c.cell(row)}</th> : <td class={c.num ? "num" : undefined}>{c.cell(row)}</td>,
+                c.names ? (
+                  <th scope="row" class={c.wrap ? "wrap" : undefined}>
+                    {c.cell(row)}
+                  </th>
+                ) : (
+                  <td class={c.num ? "num" : c.wrap ? "wrap" : undefined}>{c.cell(row)}</td>
+                ),
               )}
             </tr>
           ))}

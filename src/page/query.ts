@@ -4,7 +4,7 @@
  * plain HTML form submits every field, the empty ones too, so an empty value means "no filter"
  * here, where the API would call it invalid.
  */
-import { HistoryQuery } from "../schemas";
+import { HistoryQuery, PerformanceQuery, type PerformanceRange } from "../schemas";
 import type { Lang } from "./i18n";
 
 export const FILTERS = ["page", "per_page", "broker", "stock_code", "type", "start_date", "end_date"] as const;
@@ -38,13 +38,37 @@ export function parseFilters(params: URLSearchParams): ParsedFilters {
   return { success: false, issues, values };
 }
 
-/** A link to this page in this language with these filters; defaults are left out. */
-export function pageHref(slug: string, lang: Lang, query: Partial<HistoryQuery>): string {
+/** A link to this page in this language with these filters (and the chosen range); defaults are left out. */
+export function pageHref(slug: string, lang: Lang, query: Partial<HistoryQuery>, range?: PerformanceRange): string {
   const params = new URLSearchParams({ lang });
+  if (range !== undefined && range !== DEFAULT_RANGE) params.set("range", range);
   for (const name of FILTERS) {
     const value = query[name];
     if (value === undefined || (name === "page" && value === 1) || (name === "per_page" && value === 10)) continue;
     params.set(name, String(value));
   }
+  return `/c/${encodeURIComponent(slug)}?${params}`;
+}
+
+/** The ranges the performance section links to, shortest first; any of the API's ranges is accepted. */
+export const RANGE_LINKS = ["1m", "3m", "6m", "ytd", "1y", "3y", "5y", "max"] as const satisfies readonly PerformanceRange[];
+
+/** The chosen range when `range` is absent or empty, as in the API. */
+export const DEFAULT_RANGE: PerformanceRange = "max";
+
+export type ParsedRange = { success: true; range: PerformanceRange } | { success: false; value: string };
+
+/** `range` as the API's own PerformanceQuery validates it (exactly lowercase); an empty value is the default. */
+export function parseRange(search: URLSearchParams): ParsedRange {
+  const value = search.getAll("range").find((v) => v !== "");
+  if (value === undefined) return { success: true, range: DEFAULT_RANGE };
+  const result = PerformanceQuery.safeParse({ range: value });
+  return result.success && result.data.range ? { success: true, range: result.data.range } : { success: false, value };
+}
+
+/** A link to this page in this language over another range (the history's filters are left out). */
+export function rangeHref(slug: string, lang: Lang, range: PerformanceRange): string {
+  const params = new URLSearchParams({ lang });
+  if (range !== DEFAULT_RANGE) params.set("range", range);
   return `/c/${encodeURIComponent(slug)}?${params}`;
 }

@@ -34,6 +34,15 @@ figcaption{font-weight:600;margin-bottom:.25rem}
 .chart .grid line.zero{stroke:var(--muted)}
 .chart .series polyline{fill:none;stroke:var(--accent);stroke-width:2.5}
 .chart .series circle{fill:var(--accent)}
+.chart .series polyline.second{stroke:var(--ink);stroke-dasharray:6 4}
+.legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:.25rem 0;padding:0;font-size:.9rem;color:var(--muted)}
+.legend span{display:inline-block;width:1.5rem;height:0;border-top:3px solid var(--accent);vertical-align:middle;margin-right:.35rem}
+.legend .second span{border-top:3px dashed var(--ink)}
+nav.ranges ul{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:0 0 1rem;padding:0}
+nav.ranges a{display:inline-block;padding:.3rem .6rem;border:1px solid var(--line);border-radius:.375rem;min-width:2.75rem;text-align:center}
+nav.ranges a[aria-current]{background:var(--accent);border-color:var(--accent);color:#fff;font-weight:600}
+.today dd{font-size:1.5rem}
+td.wrap,th.wrap{white-space:normal;overflow-wrap:anywhere}
 .chart .series circle.negative{fill:var(--loss)}
 .chart .bars rect{fill:var(--accent)}
 details{margin:.5rem 0}

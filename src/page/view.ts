@@ -6,6 +6,7 @@
  */
 import { createContext, useContext } from "hono/jsx";
 import { type Format, formatFor } from "./format";
+import type { PerformanceRange } from "../schemas";
 import { type Lang, MESSAGES, type Messages } from "./i18n";
 
 export interface View {
@@ -13,6 +14,8 @@ export interface View {
   t: Messages;
   f: Format;
   slug: string;
+  /** The performance range the reader chose, when not the default: the history's links and form keep it. */
+  range?: PerformanceRange;
 }
 
 /** No default: a component rendered outside the route's provider is a bug, not a Vietnamese page. */
@@ -24,4 +27,10 @@ export function useView(): View {
   return view;
 }
 
-export const viewFor = (lang: Lang, slug: string): View => ({ lang, t: MESSAGES[lang], f: formatFor(lang), slug });
+export const viewFor = (lang: Lang, slug: string, range?: PerformanceRange): View => ({
+  lang,
+  t: MESSAGES[lang],
+  f: formatFor(lang),
+  slug,
+  range,
+});

@@ -21,7 +21,8 @@ import { Document } from "../page/document";
 import { PageHeader } from "../page/header";
 import type { HistoryState } from "../page/history";
 import { LANGS, type Lang, type Messages } from "../page/i18n";
-import { filterParams, parseFilters } from "../page/query";
+import type { ChosenRange } from "../page/performance";
+import { DEFAULT_RANGE, filterParams, parseFilters, parseRange } from "../page/query";
 import { type View, ViewContext, viewFor } from "../page/view";
 import { stylesheetHash } from "../page/styles";
 import { SlugParams } from "../schemas";
@@ -73,6 +74,8 @@ async function render(view: View, title: string, header: Child, body: Child): Pr
 
 function otherLanguage(slug: string, lang: Lang, url: URL): string {
   const params = filterParams(url.searchParams);
+  const range = url.searchParams.getAll("range").find((v) => v !== "");
+  if (range !== undefined) params.set("range", range);
   params.set("lang", lang === "vi" ? "en" : "vi");
   return `/c/${encodeURIComponent(slug)}?${params}`;
 }
@@ -114,16 +117,18 @@ async function problemPage(lang: Lang, slug: string, url: URL, problem: Problem)
 }
 
 /**
- * The page's cache entry: its language and its history query as the history schema validates
- * it (defaults and case decided there), so equal pages share one entry in the customer's scope.
+ * The page's cache entry: its language, its history query as the history schema validates it
+ * (defaults and case decided there) and its performance range (the default filled in), so equal
+ * pages share one entry in the customer's scope.
  */
 const pageResource: Resource = (c) => {
   const url = new URL(c.req.url);
   const filters = parseFilters(filterParams(url.searchParams));
-  return resourceKey(
-    `${url.pathname}/${languageOf(c)}`,
-    filters.success ? filters.query : Object.fromEntries(filterParams(url.searchParams)),
-  );
+  const range = parseRange(url.searchParams);
+  return resourceKey(`${url.pathname}/${languageOf(c)}`, {
+    ...(filters.success ? filters.query : Object.fromEntries(filterParams(url.searchParams))),
+    range: range.success ? range.range : `invalid:${range.value}`,
+  });
 };
 
 export const page = new Hono<AppEnv>()
@@ -143,26 +148,36 @@ export const page = new Hono<AppEnv>()
       const lang = languageOf(c);
       const slug = SlugParams.parse({ slug: raw }).slug;
       const filters = parseFilters(filterParams(url.searchParams));
+      const range = parseRange(url.searchParams);
       const db = c.get("db");
 
-      // Invalid filters still show the customer, with the message where the history would be;
-      // one round trip either way.
-      const found = await findCustomerPage(db, slug, filters.success ? filters.query : undefined);
+      // Invalid filters or range still show the customer, with the message where the history or
+      // the chosen range would be; one round trip either way.
+      const found = await findCustomerPage(db, slug, filters.success ? filters.query : undefined, {
+        benchmark: c.get("config").BENCHMARK_CODE,
+        range: range.success ? range.range : undefined,
+      });
       if (!found) return c.html(await problemPage(lang, raw, url, { status: 404 }), 404);
-      const { aggregate, received, history } = found;
+      const { aggregate, received, history, today } = found;
+      // A valid range always reads its period (src/db/queries/customer-page.ts).
+      const chosen: ChosenRange = range.success
+        ? { kind: "range", range: range.range, read: found.chosen! }
+        : { kind: "invalid", value: range.value };
       // A valid query always reads its history page (src/db/queries/customer-page.ts).
       const state: HistoryState = filters.success
         ? { kind: "page", query: filters.query, page: history! }
         : { kind: "invalid", issues: filters.issues, values: filters.values };
 
-      const view = viewFor(lang, aggregate.customer.slug);
+      // The history's links keep a chosen range; the default needs no parameter.
+      const kept = range.success && range.range !== DEFAULT_RANGE ? range.range : undefined;
+      const view = viewFor(lang, aggregate.customer.slug, kept);
       const body = await render(
         view,
         view.t.title(aggregate.customer.name),
         <PageHeader aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
-        <PageBody aggregate={aggregate} received={received} history={state} />,
+        <PageBody aggregate={aggregate} received={received} today={today} chosen={chosen} history={state} />,
       );
-      return c.html(body, filters.success ? 200 : 400);
+      return c.html(body, filters.success && range.success ? 200 : 400);
     }),
   )
   .onError(async (err, c) => {

@@ -385,8 +385,91 @@ describe("the customer's page in Chromium", () => {
     await expect(english.locator("html").getAttribute("lang")).resolves.toBe("vi");
   });
 
+  it("opens on today's change and shows the chosen range's figures and charts as the API has them, at 390 and 1280 px", async () => {
+    const today = await api(`/api/performance/${slug}?range=1d`);
+    const year = await api(`/api/performance/${slug}?range=1y`);
+    expect(today.end_date).not.toBeNull();
+    expect(year.points.length).toBeGreaterThan(2);
+    const rate = (locale: string) =>
+      new Intl.NumberFormat(locale, {
+        style: "percent",
+        signDisplay: "exceptZero",
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 2,
+      });
+    const orEmpty = (x: number | null) => (x === null ? "" : String(x));
+    for (const [lang, locale] of [
+      ["vi", "vi-VN"],
+      ["en", "en-GB"],
+    ] as const) {
+      for (const width of [390, 1280]) {
+        const page = await openPage(`/c/${slug}?range=1y&lang=${lang}`, { locale, viewport: { width, height: 844 } });
+        const at = { lang, width };
+        // The page never scrolls sideways: the accounts wrap, the charts scale.
+        await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
+        // The accounts table fits too, its account numbers on screen rather than scrolled off to the right.
+        const accounts = await page.$eval("#accounts + .scroll", (box) => [box.scrollWidth, box.clientWidth]);
+        expect({ ...at, fits: accounts[0]! <= accounts[1]! }).toEqual({ ...at, fits: true });
+        // Today's change is on the first screen, labelled with its two dates.
+        const card = (await page.locator('[data-performance="1d"]').boundingBox())!;
+        expect({ ...at, bottom: card.y + card.height <= 844 }).toEqual({ ...at, bottom: true });
+        const shown = await figures(page);
+        expect({ ...at, ...shown.today_value }).toEqual({
+          ...at,
+          value: String(today.end_value),
+          text: money(locale).format(today.end_value),
+        });
+        const parts = await page.$$eval('[data-figure="today_change"] [data-part] data', (all) =>
+          all.map((d) => [d.closest("[data-part]")!.getAttribute("data-part"), d.getAttribute("value"), d.textContent]),
+        );
+        expect(parts).toEqual([
+          ["pnl", String(today.pnl), money(locale).format(today.pnl)],
+          ["twr", String(today.twr), rate(locale).format(today.twr)],
+        ]);
+        const dates = await page.$$eval('[data-figure="today_value"] [data-period] time', (all) =>
+          all.map((t) => t.getAttribute("datetime")),
+        );
+        expect(dates).toEqual([today.start_date, today.end_date]);
+
+        // The chosen range, marked as the current link, and its figures.
+        await expect(page.locator('nav.ranges a[aria-current="page"]').getAttribute("href")).resolves.toBe(
+          `/c/${slug}?lang=${lang}&range=1y`,
+        );
+        expect({ ...at, ...shown.period_pnl }).toEqual({ ...at, value: String(year.pnl), text: money(locale).format(year.pnl) });
+        expect(shown.period_twr).toEqual({ value: String(year.twr), text: rate(locale).format(year.twr) });
+        expect(shown.period_mwr!.value).toBe(orEmpty(year.mwr.rate));
+        expect(shown.period_benchmark!.value).toBe(orEmpty(year.benchmark.return));
+        expect(shown.period_dividends_receivable!.value).toBe(String(year.dividends_receivable));
+        expect(await rows(page, "performance_value")).toEqual(
+          year.points.map((p: any) => [p.date, String(p.value), String(p.net_invested)]),
+        );
+        expect(await rows(page, "performance_return")).toEqual(
+          year.points.map((p: any) => [p.date, String(p.twr), orEmpty(p.benchmark)]),
+        );
+
+        // Both charts are images with a name a screen reader reads, and are drawn at a usable size.
+        for (const chart of ["performance-value-chart", "performance-return-chart"]) {
+          const svg = page.locator(`svg[aria-labelledby="${chart}-title ${chart}-desc"]`);
+          await expect(svg.getAttribute("role")).resolves.toBe("img");
+          const title = await page.locator(`#${chart}-title`).textContent();
+          expect(title!.length).toBeGreaterThan(10);
+          await expect(page.getByRole("img", { name: title! }).count()).resolves.toBe(1);
+          const box = (await svg.boundingBox())!;
+          expect({ ...at, chart, fits: box.width <= width && box.height > 100 }).toEqual({ ...at, chart, fits: true });
+        }
+        await page.context().close();
+      }
+    }
+  });
+
   it("has no accessibility violation that axe-core finds, in either language, at 390 and 1280 px", async () => {
-    const pages = [`/c/${slug}`, `/c/${slug}?lang=en`, `/c/${slug}?per_page=500`, "/c/unknownslugaaaaaaaaaaaaaaaa"];
+    const pages = [
+      `/c/${slug}`,
+      `/c/${slug}?lang=en`,
+      `/c/${slug}?per_page=500`,
+      `/c/${slug}?range=1y&lang=en`,
+      "/c/unknownslugaaaaaaaaaaaaaaaa",
+    ];
     for (const width of [390, 1280]) {
       // bypassCSP lets the test inject axe-core; the page's own policy allows no script at all.
       const context = await browser.newContext({ ...VIETNAMESE, bypassCSP: true, viewport: { width, height: 900 } });

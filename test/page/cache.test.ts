@@ -38,6 +38,9 @@ describe("the customer's page in the edge cache", () => {
       [`${base}?lang=vi`, {}],
       [`${base}?page=1&per_page=10&utm_source=mail`, {}],
       [`${base}?broker=&stock_code=&type=&start_date=&end_date=`, {}],
+      // The default range, written or not.
+      [`${base}?range=max`, {}],
+      [`${base}?range=`, {}],
       [base, { "Accept-Language": "vi-VN,vi;q=0.9" }],
     ] as const;
     for (const [path, headers] of same) {
@@ -58,6 +61,12 @@ describe("the customer's page in the edge cache", () => {
       trips: 0,
     });
     expect(await client.counted(`${base}?type=buy&broker=SSI&stock_code=FPT&page=2`)).toMatchObject({ cache: "MISS", trips: 1 });
+
+    // The performance range is part of the key: another range is another page.
+    const year = await client.counted(`${base}?range=1y`);
+    expect(year).toMatchObject({ status: 200, cache: "MISS", trips: 1 });
+    expect(year.text).not.toBe(vi.text);
+    expect(await client.counted(`${base}?range=1y&lang=vi`)).toMatchObject({ cache: "HIT", trips: 0 });
   });
 
   it("never stores a 400 or a 404 page", async () => {

@@ -1,15 +1,17 @@
 /**
  * What the customer's page (GET /c/:slug) shows: the aggregate, the latest cash dividends and
- * share credits, and one page of the trade history, the API's own statements sent as one batch,
- * so the page costs one round trip and reads exactly what /api/aggregate,
- * /api/corporate-actions and /api/transactions read.
+ * share credits, today's change and the chosen range's performance, and one page of the trade
+ * history, the API's own statements sent as one batch, so the page costs one round trip and
+ * reads exactly what /api/aggregate, /api/corporate-actions, /api/performance and
+ * /api/transactions read.
  */
 import type { CorporateAction, HistoryFilters, Lookup } from "./types";
-import { CorporateActionQuery } from "../../schemas";
+import { CorporateActionQuery, type Performance, type PerformanceRange } from "../../schemas";
 import type { Db } from "../client";
 import { type CorporateActionList, corporateActionsOf, corporateActionsQuery } from "./corporate-actions";
 import { type Aggregate, aggregateOf, aggregateQuery } from "./customer";
 import { type HistoryPage, historyOf, historyQuery } from "./history";
+import { type PerformanceRow, performanceOf, performanceQuery } from "./performance";
 
 /**
  * How many of each kind the page lists, newest first: the corporate-actions list's default page
@@ -23,34 +25,57 @@ export interface Received {
   credits: CorporateActionList;
 }
 
+/** One period's performance as GET /api/performance reads it; "building" while the sync builds its steps. */
+export type PerformanceRead = Performance | "building";
+
+/** Which performance the page reads: the benchmark, and the chosen range (absent when `range` was invalid). */
+export interface PerformanceAsked {
+  benchmark: string;
+  range?: PerformanceRange;
+}
+
 export interface CustomerPage {
   aggregate: Aggregate;
   received: Received;
+  /** `range=1d`: today's change, at the top of the page. */
+  today: PerformanceRead;
+  /** The chosen range; absent when it was invalid (the page then says so). */
+  chosen?: PerformanceRead;
   /** Absent when the history filters were invalid: the page then shows the problem instead. */
   history?: HistoryPage;
 }
 
-/** Undefined when the slug is unknown. Without a query the history is not read (invalid filters). */
+/**
+ * Undefined when the slug is unknown. Without a query the history is not read (invalid filters),
+ * without a range the chosen period is not (an invalid `range`).
+ */
 export async function findCustomerPage(
   db: Db,
   slug: Lookup,
   query: HistoryFilters | undefined,
+  performance: PerformanceAsked,
 ): Promise<CustomerPage | undefined> {
   const first = (type: CorporateAction["type"]) => corporateActionsQuery(db, slug, { page: 1, per_page: RECEIVED_SHOWN, type });
-  const aggregate = aggregateQuery(db, slug);
-  if (!query) {
-    const [found, dividends, credits] = await db.batch([aggregate, first("cash_dividend"), first("share_dividend")]);
-    return pageOf(found.rows, dividends.rows, credits.rows);
-  }
-  const [found, dividends, credits, history] = await db.batch([
-    aggregate,
+  const { benchmark, range } = performance;
+  const today = { range: "1d" } as const;
+  const chosen = range ? { range } : undefined;
+  // The optional statements after the fixed ones, their results read back by the same positions.
+  const [found, dividends, credits, todayRows, ...rest] = await db.batch([
+    aggregateQuery(db, slug),
     first("cash_dividend"),
     first("share_dividend"),
-    historyQuery(db, { slug }, query),
+    performanceQuery(db, slug, today, benchmark),
+    ...(chosen ? [performanceQuery(db, slug, chosen, benchmark)] : []),
+    ...(query ? [historyQuery(db, { slug }, query)] : []),
   ]);
-  const page = historyOf(history.rows);
   const read = pageOf(found.rows, dividends.rows, credits.rows);
-  return read && page ? { ...read, history: page } : undefined;
+  const todayRead = performanceOf(todayRows.rows as PerformanceRow[], today, benchmark);
+  const chosenRead = chosen ? performanceOf(rest.shift()!.rows as PerformanceRow[], chosen, benchmark) : undefined;
+  if (!read || !todayRead || (chosen && !chosenRead)) return undefined;
+  const withPerformance = { ...read, today: todayRead, chosen: chosenRead };
+  if (!query) return withPerformance;
+  const page = historyOf(rest.shift()!.rows as Parameters<typeof historyOf>[0]);
+  return page ? { ...withPerformance, history: page } : undefined;
 }
 
 type Rows<F extends (...args: never[]) => unknown> = Parameters<F>[0];
@@ -59,7 +84,7 @@ function pageOf(
   aggregate: Rows<typeof aggregateOf>,
   dividends: Rows<typeof corporateActionsOf>,
   credits: Rows<typeof corporateActionsOf>,
-): CustomerPage | undefined {
+): Pick<CustomerPage, "aggregate" | "received"> | undefined {
   const found = aggregateOf(aggregate);
   const received = { dividends: corporateActionsOf(dividends), credits: corporateActionsOf(credits) };
   if (!found || !received.dividends || !received.credits) return undefined;
