@@ -30,3 +30,4 @@ export type { OpenLot, OpenLots } from "./lots";
 export { type ParsedTrade, parseTrade } from "./parse";
 export type { Analytics, AnalyticsSummary, CreditInput, CustomerMetrics, Deal, Stats, TradeInput } from "./types";
 export { RETURN_PART_PLACES, decideReturnPart, returnPartExact, servedTotalReturn } from "./total-return";
+export { type CashFlow, type Mwr, type MwrStatus, annualizedTwr, moneyWeightedReturn } from "./returns";

@@ -25,7 +25,7 @@
  * Doubles only guide the search (where the root probably is, how long a step to try); a wrong
  * guess costs time, never a figure.
  */
-import { type Ball, approx, bitLength, lnRatioBall, powBall, rootBall } from "./bigfloat";
+import { type Ball, approx, bitLength, lnRatioBall, narrow, powBall, rootBall } from "./bigfloat";
 import { Decimal } from "./decimal";
 import { type Fraction, sumFractions } from "./exact";
 import { gcd } from "./units";
@@ -359,14 +359,22 @@ class Polynomial {
    * 1 ulp the coefficient's truncation), so any partial sum, g's included, is within
    * E = rho_max (sum |c~| + n) + n P at 2w bits (P >= every p~_i), and S1 = sum t_i c_i p_i within t_max E.
    */
-  evaluate(x: Ball, w: number, full = true): Evaluation {
+  evaluate(x: Ball, w: number, full = true, widened = false): Evaluation {
     const W = BigInt(w);
-    const cs = this.coefficients(w);
-    const n = cs.length;
+    const n = this.terms.length;
     const squares: Ball[] = [];
     // P bounds every power's midpoint (checked as they come): twice the larger of 1 and x^(t_max).
     const top = powBall(x, (this.terms[n - 1] as Term).t, w, squares);
     const one = 1n << W;
+    const above = bitLength(top.mid) - w; // log2 x^(t_max), when x > 1
+    if (above > 16 && !widened) {
+      // The radii below are absolute, bounded through P: with powers spanning 2^above, work
+      // 2 above bits wider so that they stay small beside the largest terms, then come back.
+      const extra = 2 * above + 32;
+      const e = this.evaluate({ mid: x.mid << BigInt(extra), rad: x.rad << BigInt(extra) }, w + extra, full, true);
+      return { g: narrow(e.g, extra), s1: narrow(e.s1, extra), s2: (e.s2 >> BigInt(extra)) + 1n, tailChanges: e.tailChanges };
+    }
+    const cs = this.coefficients(w);
     const P = 2n * (top.mid + top.rad > one ? top.mid + top.rad : one);
     const steps = new Map<number, { mid: bigint; shifted: bigint; fixed: bigint }>();
     let pMid = one;
@@ -538,34 +546,35 @@ function floatGuide(poly: Polynomial, span: number): Guide {
   const cs = poly.coefficients(64).map((c) => approx(c, 64));
   const ts = poly.terms.map((term) => term.t);
   const n = cs.length;
+  // f(λ) e^(λ t_max / T) = sum c_i e^(λ (t_max - t_i) / T): the same signs and roots, and no
+  // overflow however far below 0 λ goes (every exponent is <= 0 there, and <= ln(10^6 + 1) above).
+  const tMax = ts[n - 1] as number;
   const at = (lambda: number): { f: number; f1: number; f2: number; rest: number } => {
-    const base = Math.exp(-lambda / span);
+    const base = Math.exp(lambda / span);
     let power = 1;
-    let previous = 0;
+    let previous = tMax;
     let f = 0;
     let f1 = 0;
     let f2 = 0;
     let rest = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = n - 1; i >= 0; i--) {
       const t = ts[i] as number;
       if (t !== previous) {
-        power *= t - previous === 1 ? base : base ** (t - previous);
+        power *= previous - t === 1 ? base : base ** (previous - t);
         previous = t;
       }
       const term = (cs[i] as number) * power;
-      const s = t / span;
+      const s = (tMax - t) / span;
       f += term;
-      f1 -= s * term;
+      f1 += s * term;
       f2 += s * s * term;
       if (i < n - 1) rest += Math.abs(term);
     }
     return { f, f1, f2, rest };
   };
-  // A λ where the latest flow outweighs all others twice over.
-  const rules = (lambda: number) =>
-    (cs[n - 1] as number) * Math.exp((-lambda * (ts[n - 1] as number)) / span) > 2 * at(lambda).rest;
+  // A λ where the latest flow outweighs all others twice over (x = e^(-λ/T) stays a double).
   let low = -1;
-  while (low > -600 && !rules(low)) low *= 2;
+  while (low > -700 * span && !((cs[n - 1] as number) > 2 * at(low).rest)) low *= 2;
   let lambda = low;
   let v = at(lambda);
   if (v.f <= 0) return { root: lambda, low };
@@ -597,12 +606,13 @@ function refine(at: (lambda: number) => { f: number; f1: number }, a: number, b:
   return x;
 }
 
-/** x = e^(-λ/T) as an exact x 2^w (from a double: a guess, made exact). */
+/** x = e^(-λ/T) as an exact x 2^w (from a double: a guess, made exact), for any size of x. */
 function xAt(lambda: number, span: number, w: number): bigint {
-  const x = Math.exp(-lambda / span);
-  const e = Math.floor(Math.log2(x)) - 52;
-  const mantissa = BigInt(Math.round(x / 2 ** e));
-  return e + w >= 0 ? mantissa << BigInt(e + w) : mantissa >> BigInt(-(e + w));
+  const u = -lambda / span;
+  const k = Math.floor(u / Math.LN2);
+  const mantissa = BigInt(Math.round(Math.exp(u - k * Math.LN2) * 2 ** 52)); // in [2^52, 2^53]
+  const e = k - 52 + w;
+  return e >= 0 ? mantissa << BigInt(e) : mantissa >> BigInt(-e);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -621,7 +631,7 @@ function walkToRoot(poly: Polynomial, span: number, guide: Guide): Isolation | n
   // The start.
   let X: bigint | null = null;
   const anchor = target ?? LAMBDA_MAX;
-  for (let delta = 1e-7; anchor - delta > -700; delta *= 8) {
+  for (let delta = 1e-7; anchor - delta > -1400 * span; delta *= 8) {
     const candidate = xAt(anchor - delta, span, w);
     if (poly.evaluate({ mid: candidate, rad: 0n }, w).tailChanges === 0) {
       X = candidate;

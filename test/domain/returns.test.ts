@@ -153,6 +153,39 @@ describe("moneyWeightedReturn: irrational roots", () => {
     });
   });
 
+  it("finds a change of sign next to y = -1 (a random book's, kept): its rate rounds to -1", () => {
+    // MV(e) = 0 and a small last sell: f changes sign at ln(1 + y) = -77.43 (mpmath, 80 digits:
+    // f = -2.05e33 at λ = -77.44 and +2.71e33 at λ = -77.42), long before its next root at y = 1.8559
+    const book = flows(
+      [0, -553454],
+      [679, 171535],
+      [28, 100848],
+      [590, 73756],
+      [479, -194367],
+      [3, 154392],
+      [522, 19752],
+      [714, -8847],
+      [440, 52873],
+      [102, -58089],
+      [465, 126627],
+      [231, -247770],
+      [44, 5528],
+      [343, 187078],
+      [680, 165329],
+      [633, 187833],
+      [60, -62226],
+      [412, 5678],
+      [475, 138536],
+      [612, -290914],
+      [356, -273691],
+      [616, 280482],
+      [229, 293233],
+      [478, 231634],
+      [733, 0],
+    );
+    expect(texts(moneyWeightedReturn(book, 733, 733))).toEqual({ rate: "-1", status: "ok", annualized: "-1" });
+  });
+
   it("gives no_root when the flows have one sign", () => {
     expect(moneyWeightedReturn(flows([0, -100], [10, -50], [20, -1]), 20, 20).status).toBe("no_root");
     expect(moneyWeightedReturn(flows([0, 100], [10, 50], [20, 60]), 20, 20).status).toBe("no_root");
