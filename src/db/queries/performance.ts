@@ -14,7 +14,6 @@ import { alias } from "drizzle-orm/pg-core";
 import { performanceFigures } from "../../domain/performance";
 import { type Performance, type PerformanceQuery, Performance as PerformanceSchema } from "../../schemas";
 import type { Db } from "../client";
-export { performanceSql };
 import {
   accounts,
   brokers,
@@ -86,6 +85,7 @@ export function performanceQuery(db: Db, slug: Lookup, query: PerformanceQuery, 
   return db.execute<PerformanceRow>(performanceSql(slug, query, benchmark));
 }
 
+/** The statement itself. */
 function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string) {
   const kind = query.from ? "from" : (query.range ?? "max");
   const period = PERIODS[kind] ?? null;
