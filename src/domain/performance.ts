@@ -90,7 +90,7 @@ export interface PerformanceFigures {
 }
 
 /** Decimal text with at most 4 places (numeric sums of money and of shares × close) in 10^-4 đồng. */
-export function units(text: string): bigint {
+function units(text: string): bigint {
   const negative = text.startsWith("-");
   const [whole = "0", part = ""] = (negative ? text.slice(1) : text).split(".");
   if (part.length > 4 || !/^\d+$/.test(whole + part || "0")) throw new SyntaxError(`Not an amount of 10^-4 units: ${text}`);
@@ -282,6 +282,7 @@ export function performanceFigures(series: Series): PerformanceFigures {
   const twr: Fraction = { num: growthNum - growthDen, den: growthDen };
   const mwr = moneyWeighted(s, e, startValue, end, flows, length);
   const unpriced = unpricedAt(e);
+  const benchmarkGrowth = growth(startClose, series.endClose);
   return {
     ...asked,
     ...common,
@@ -303,10 +304,7 @@ export function performanceFigures(series: Series): PerformanceFigures {
       ...benchmark,
       start_close: closeOf(startClose),
       end_close: closeOf(series.endClose),
-      return: (() => {
-        const g = growth(startClose, series.endClose);
-        return g === null ? null : rate(g);
-      })(),
+      return: benchmarkGrowth === null ? null : rate(benchmarkGrowth),
     },
     unpriced_value: money(unpriced.value),
     unpriced_positions: unpriced.count,
