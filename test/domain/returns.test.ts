@@ -8,6 +8,9 @@ import { describe, expect, it } from "vitest";
 import type { Fraction } from "../../src/domain/exact";
 import { type CashFlow, annualizedTwr, moneyWeightedReturn } from "../../src/domain/returns";
 
+/** Property runs are seeded, so a run in CI repeats one on a laptop; found counterexamples stay below as cases. */
+const SEED = 20261127;
+
 const frac = (num: bigint | number, den: bigint | number = 1n): Fraction => ({ num: BigInt(num), den: BigInt(den) });
 /** Flows from [t, amount] pairs; an amount is decimal text ("10000.5") or an integer. */
 const flows = (...pairs: [number, string | number][]): CashFlow[] =>
@@ -279,7 +282,7 @@ describe("against the slow reference", () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 300, seed: SEED },
     );
   });
 
@@ -304,9 +307,26 @@ describe("against the slow reference", () => {
           expect(annualizedTwr(frac(p - q, q), days)?.text).toBe(decimalText(low));
         },
       ),
-      { numRuns: 30 },
+      { numRuns: 30, seed: SEED },
     );
   }, 120_000);
+
+  it("finds a dip below zero just above -1 that a coarse scan misses (a counterexample of the property below)", () => {
+    // f = -1 + 608x^8 - 296x^10 + 36x^12 with x = (1 + y)^(-1/12): positive at y = -0.99985,
+    // negative at -0.99982 (Python's decimal at 60 digits: 499.67 and -33.44), so the smallest
+    // root rounds to -0.9998; f turns positive again by -0.99975 and stays so until about 10^4.
+    const m = moneyWeightedReturn(
+      [
+        { t: 0, amount: frac(-1n) },
+        { t: 8, amount: frac(608n) },
+        { t: 10, amount: frac(-296n) },
+        { t: 12, amount: frac(36n) },
+      ],
+      12,
+      12,
+    );
+    expect({ status: m.status, rate: m.rate?.text }).toEqual({ status: "ok", rate: "-0.9998" });
+  });
 
   it("the general case: the rounded smallest root's two boundaries have the signs the rule says, and no earlier change of sign", () => {
     const flow = fc.tuple(fc.integer({ min: 1, max: 11 }), fc.bigInt({ min: -1000n, max: 1000n }));
@@ -358,7 +378,7 @@ describe("against the slow reference", () => {
           }
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 40, seed: SEED },
     );
   }, 120_000);
 });
