@@ -69,7 +69,7 @@ export default defineConfig({
           : {
               name: "workers",
               include: ["test/**/*.test.ts"],
-              setupFiles: ["./test/support/decimal.ts"],
+              setupFiles: ["./test/support/decimal.ts", "./test/support/seed.ts"],
               exclude: ["test/node/**", "test/local-db/**", "test/browser/**"],
               isolate: false,
               sequence: { groupOrder: 0 },

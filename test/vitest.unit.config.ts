@@ -16,7 +16,7 @@ export default defineConfig({
     environment: "node",
     include: ["test/domain/**/*.test.ts", "test/api/dates.test.ts", "test/demo/generate.test.ts", "test/sync/schedule.test.ts"],
     isolate: false,
-    setupFiles: ["./test/support/decimal.ts"],
+    setupFiles: ["./test/support/decimal.ts", "./test/support/seed.ts"],
     restoreMocks: true,
     testTimeout: 30_000,
   },

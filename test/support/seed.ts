@@ -1,0 +1,9 @@
+/**
+ * Every property test draws from one fixed seed. Unseeded, each run drew new books, so a rare
+ * bad draw failed one CI run in many and could not be replayed (a counterexample of the
+ * money-weighted return surfaced exactly so, test/domain/returns.test.ts). To explore new
+ * draws on purpose, change the seed locally and keep what it finds as fixed cases.
+ */
+import fc from "fast-check";
+
+fc.configureGlobal({ seed: 20261127 });
