@@ -6,47 +6,12 @@
  * built reads so, not an error page.
  */
 import { describe, expect, it } from "vitest";
-import { Book } from "../support/book";
 import { getJson } from "../support/worker";
 import { synced, withSource } from "../sync/helpers";
+import { exampleBook } from "../performance/example-book";
 import { figure, figurePart, getPage, relLink, section, tableRows } from "./html";
 
 const NBSP = "\u00a0";
-
-function exampleBook() {
-  const book = new Book();
-  const { customer, account } = book.simpleCustomer();
-  for (const [trade_date, close_price] of [
-    ["2024-05-31", "1250"],
-    ["2024-06-03", "1260"],
-    ["2024-06-04", "1255.5"],
-    ["2024-06-05", "1270"],
-    ["2024-06-06", "1262.25"],
-  ] as const) {
-    book.price({ stock_code: "VNINDEX", trade_date, close_price });
-  }
-  for (const [trade_date, close_price] of [
-    ["2024-06-03", "101000"],
-    ["2024-06-04", "102000"],
-    ["2024-06-05", "103000"],
-    ["2024-06-06", "104000"],
-  ] as const) {
-    book.price({ stock_code: "FPT", trade_date, close_price });
-  }
-  book.trade({ account_id: account.id, trade_date: "2024-06-03", type: "buy", quantity: 100, price: "100000", fee: "150" });
-  book.corporateAction({
-    account_id: account.id,
-    type: "cash_dividend",
-    ex_date: "2024-06-04",
-    pay_date: "2024-06-20",
-    quantity: 100,
-    gross_amount: "200000",
-    tax: "10000",
-  });
-  book.trade({ account_id: account.id, trade_date: "2024-06-05", type: "sell", quantity: 40, price: "103000" });
-  book.holding({ account_id: account.id, quantity: 60, avg_cost: "100001.5000", total_cost: "6000090.0000" });
-  return { book, slug: customer.slug };
-}
 
 async function syncedExample() {
   const { book, slug } = exampleBook();
