@@ -8,7 +8,7 @@
  */
 import { Decimal } from "./decimal";
 import type { Fraction } from "./exact";
-import { dayNumber } from "./parse";
+import { dateOf, dayNumber } from "./parse";
 import { ONE, ZERO, add, div, fraction, integer, isZero, roundScaled, sub } from "./rational";
 import { type CashFlow, type Mwr, annualizedTwr, moneyWeightedReturn } from "./returns";
 
@@ -112,20 +112,7 @@ const growth = (start: string | null, end: string | null) =>
 const days = (from: string, to: string) => dayNumber(to) - dayNumber(from);
 
 /** The day before `date`, as text: Postgres gave `date`, so its year is 0001 or later. */
-function dayBefore(date: string): string {
-  const day = dayNumber(date) - 1;
-  // civil_from_days (H. Hinnant), the inverse of dayNumber.
-  const z = day + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
-}
+const dayBefore = (date: string): string => dateOf(dayNumber(date) - 1);
 
 /** The default spacing of the chart by the period's length in days. */
 const defaultInterval = (length: number): Interval => (length <= 400 ? "day" : length <= 1461 ? "week" : "month");
