@@ -1,5 +1,15 @@
 /** The edge cache: declared per route (serve.ts), keyed by scope (keys.ts), dropped after a sync (invalidate.ts). */
-export { BROKERS_SCOPE, PRICES_SCOPE, cacheTag, customerScope, entryKey, resourceKey, versionKey } from "./keys";
+export {
+  BROKERS_SCOPE,
+  CUSTOMERS_SCOPE,
+  PRICES_SCOPE,
+  cacheTag,
+  customerScope,
+  entryKey,
+  isCustomerScope,
+  resourceKey,
+  versionKey,
+} from "./keys";
 export {
   cached,
   forBrokers,
@@ -10,4 +20,4 @@ export {
   type Scope,
   STALE_IF_ERROR_SECONDS,
 } from "./serve";
-export { invalidate, type InvalidationResult } from "./invalidate";
+export { CACHE_CALLS_PER_INVALIDATION, invalidate, type InvalidationResult } from "./invalidate";

@@ -5,6 +5,13 @@
 
 /** The scope of everything addressed by one customer's slug; also its Cache-Tag. */
 export const customerScope = (slug: string) => `customer:${slug}`;
+/**
+ * The scope every customer's answers also belong to: one version (one tag) that serves them
+ * all, so a sync that made more customers stale than the Cache API calls an invocation may
+ * spend drops them all with one delete (invalidate.ts), and each answers one MISS.
+ */
+export const CUSTOMERS_SCOPE = "customers";
+export const isCustomerScope = (scope: string) => scope.startsWith("customer:");
 /** The scope of the broker list, which no customer owns. */
 export const BROKERS_SCOPE = "brokers";
 /**

@@ -24,7 +24,7 @@
 import type { Context, Input, TypedResponse } from "hono";
 import type { AppEnv } from "../context";
 import { isDatabaseUnavailable } from "../errors";
-import { BROKERS_SCOPE, cacheTag, customerScope, entryKey, PRICES_SCOPE, resourceKey, versionKey } from "./keys";
+import { BROKERS_SCOPE, CUSTOMERS_SCOPE, cacheTag, customerScope, entryKey, PRICES_SCOPE, resourceKey, versionKey } from "./keys";
 
 /** How long past its TTL an entry may still be served while the database is down. */
 export const STALE_IF_ERROR_SECONDS = 3600;
@@ -172,9 +172,12 @@ function forClient(stored: Response, status: "HIT" | "MISS" | "STALE", ttl: numb
   return new Response(stored.body, { status: stored.status, headers });
 }
 
-/** For routes addressed by a customer's slug: everything under it is that customer's. */
-export const forCustomer: Scope = (c) => customerScope(c.req.param("slug") ?? "");
+/**
+ * For routes addressed by a customer's slug: everything under it is that customer's, and every
+ * customer's at once (CUSTOMERS_SCOPE, what a sync that changed very many drops).
+ */
+export const forCustomer: Scope = (c) => [customerScope(c.req.param("slug") ?? ""), CUSTOMERS_SCOPE];
 /** For a customer's answers that carry a valuation: stale when the customer or the closes change. */
-export const forValuedCustomer: Scope = (c) => [customerScope(c.req.param("slug") ?? ""), PRICES_SCOPE];
+export const forValuedCustomer: Scope = (c) => [customerScope(c.req.param("slug") ?? ""), CUSTOMERS_SCOPE, PRICES_SCOPE];
 /** For the broker list, which no customer owns. */
 export const forBrokers: Scope = () => BROKERS_SCOPE;

@@ -100,9 +100,25 @@ export const holdings = pgTable("holdings", { id: sourceId(), ...holdingColumns(
  */
 export const transactions = pgTable(
   "transactions",
-  { id: sourceId(), ...transactionColumns(), customerId: uuid("customer_id"), ...mirrored() },
+  {
+    id: sourceId(),
+    ...transactionColumns(),
+    customerId: uuid("customer_id"),
+    /**
+     * The trade's place in its customer's served history, oldest first from 1 (trade date, then
+     * id), and in its account's: what makes a page of the unfiltered history an index range scan
+     * however deep it is (src/db/queries/history.ts). Null on a row not served. Written by the
+     * sync with the customer's metrics (src/sync/ordinals.ts); current only while the customer
+     * has a `customer_histories` row and is not in `metrics_pending`.
+     */
+    ordinal: integer("ordinal"),
+    accountOrdinal: integer("account_ordinal"),
+    ...mirrored(),
+  },
   (t) => [
     index("transactions_customer_date_idx").on(t.customerId, t.tradeDate.desc(), t.id.desc()),
+    index("transactions_customer_ordinal_idx").on(t.customerId, t.ordinal).where(sql`${t.ordinal} is not null`),
+    index("transactions_account_ordinal_idx").on(t.accountId, t.accountOrdinal).where(sql`${t.accountOrdinal} is not null`),
     index("transactions_customer_stock_date_idx").on(t.customerId, t.stockCode, t.tradeDate.desc(), t.id.desc()),
     index("transactions_account_date_idx").on(t.accountId, t.tradeDate.desc(), t.id.desc()),
     // One holding's trades in FIFO order: what recomputing that holding's metrics reads.
@@ -173,6 +189,18 @@ export const customerMetrics = pgTable("customer_metrics", {
   computedAt: instant("computed_at").notNull().defaultNow(),
   /** The merged partial the figures were made from; null: merge the holdings again. */
   partial: jsonb("partial").$type<HoldingPartial>(),
+});
+
+/**
+ * How many trades each customer's served history holds, in all and per served account (account
+ * id to count), written with the trades' ordinals (src/sync/ordinals.ts): the `total` of an
+ * unfiltered history page, and the proof that the ordinals were built. No row: the customer's
+ * history is paged by OFFSET until the sync builds it.
+ */
+export const customerHistories = pgTable("customer_histories", {
+  customerId: uuid("customer_id").primaryKey(),
+  trades: integer("trades").notNull(),
+  accountTrades: jsonb("account_trades").$type<Record<string, number>>().notNull(),
 });
 
 /**
@@ -344,6 +372,23 @@ export const syncCursors = pgTable("sync_cursors", {
   caughtUp: boolean("caught_up").notNull().default(true),
   recheckFrom: instant("recheck_from"),
 });
+
+/**
+ * Since when each held row (src/sync/held.ts) has been held, and whether a complete
+ * reconciliation has found its parent absent from the source (`orphaned_at`): what a held row
+ * is stays derived from the data tables, this only dates it. Brought up to date at the end of
+ * every run; a row no longer held loses its entry.
+ */
+export const heldRows = pgTable(
+  "held_rows",
+  {
+    stream: text("stream").notNull(),
+    id: uuid("id").notNull(),
+    heldSince: instant("held_since").notNull().defaultNow(),
+    orphanedAt: instant("orphaned_at"),
+  },
+  (t) => [primaryKey({ columns: [t.stream, t.id] })],
+);
 
 /** A single lease row keeps two runs (cron and admin) from overlapping; it expires if a run dies. */
 export const syncLease = pgTable("sync_lease", {

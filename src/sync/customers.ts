@@ -41,6 +41,7 @@ import { effect, int, manyRows, text, textOrNull, type SyncDatabase } from "./da
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "./deals";
 import { renewLease } from "./lease";
 import { apartFrom, copied, mergedPartial } from "./merge-sql";
+import { placeHistories } from "./ordinals";
 import { afterLast, type Batch, readAhead } from "./read-ahead";
 
 /** The customer being merged (`c`), and the account its rows are read through (`a`). */
@@ -245,6 +246,8 @@ async function storeCustomers(target: SyncDatabase, holder: string, batch: Pendi
     effect(
       sql`delete from ${holdingChanges} h using ${accounts} a where a.id = h.account_id and a.customer_id = any(${sql.param(ids)}::uuid[])`,
     ),
+    // The places of their served trades, for deep history pages, with them off the list (src/sync/ordinals.ts).
+    placeHistories(ids),
     effect(sql`delete from ${metricsPending} where customer_id = any(${sql.param(ids)}::uuid[])`),
   ]);
 }

@@ -38,6 +38,7 @@ export class Tally {
   /** What the run did for a reconciliation, when one was under way. */
   reconciliation: ReconcileWork | null = null;
   pendingRows = 0;
+  orphanRows = 0;
   holdingsRecomputed = 0;
   metricsRecomputed = 0;
   metricsMs = 0;
@@ -87,6 +88,7 @@ export class Tally {
       derived_rows: this.derivedRows,
       rejected_rows: this.rejectedRows,
       pending_rows: this.pendingRows,
+      orphan_rows: this.orphanRows,
       duration_ms: run.durationMs,
       metrics_ms: this.metricsMs,
       streams: this.streams,

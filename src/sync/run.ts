@@ -17,11 +17,12 @@ import { Budget, type BudgetLimits } from "./budget";
 import { advanceCursor, loadStarts, readPage, readUpperBound, type Key, type Page, type Pass } from "./cursor";
 import { sourceDatabase, targetDatabase, type SyncDatabase } from "./database";
 import { LeaseHeldError, SourceUnavailableError } from "./errors";
-import { countHeld } from "./held";
+import { recordHeld } from "./held";
 import { recordDied, recordEnd, recordStart, type Outcome } from "./history";
 import { upgradeMetricsRules } from "./rules";
 import { acquireLease, isLeaseLost, leaseExpiry, releaseLease, renewLease } from "./lease";
 import { recomputePending } from "./metrics";
+import { buildHistoriesOnce } from "./ordinals";
 import { refreshLatestPrices } from "./prices";
 import { type Reconciled, reconcile, recordRepairs, requestReconciliation } from "./reconcile";
 import { readAhead } from "./read-ahead";
@@ -79,11 +80,12 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     tally: new Tally(),
     reconciled: null,
   };
-  const [taken, lease, , , , , startOf] = await run.target.run([
+  const [taken, lease, , , , , , startOf] = await run.target.run([
     acquireLease(run.id),
     leaseExpiry(),
     // After the lease: only the run that holds it records a new rules version.
     upgradeMetricsRules(run.id),
+    buildHistoriesOnce(run.id),
     recordDied(run.id),
     recordStart(run.id, options.trigger, options.mode),
     requestReconciliation(run.id, options.trigger, options.mode === "full", options.requestEvenIfBusy ?? false),
@@ -119,7 +121,9 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     }
     const complete = caughtUp && metricsDone && reconciled;
     // The latest closes travel with the held-row count: one round trip, however many codes changed.
-    [run.tally.pendingRows, run.tally.pricesChanged] = await run.target.run([countHeld(), refreshLatestPrices()]);
+    // A reconciliation this run completed makes the rows still held orphans (src/sync/held.ts).
+    const [held, prices] = await run.target.run([recordHeld(run.reconciled?.done ?? false), refreshLatestPrices()]);
+    [run.tally.pendingRows, run.tally.orphanRows, run.tally.pricesChanged] = [held.pending, held.orphans, prices];
     const done = report(complete);
     await finish(run, done, complete ? "complete" : "partial", null);
     return {

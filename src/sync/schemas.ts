@@ -37,7 +37,13 @@ export const SyncData = z.strictObject({
     description: "Rows changed only because another row changed (a moved account's trades following it), counted apart",
   }),
   rejected_rows: count.openapi({ description: "Rows this run set aside as no ledger can hold them" }),
-  pending_rows: count.openapi({ description: "Rows held after the run because a parent is not in the target yet" }),
+  pending_rows: count.openapi({
+    description: "Rows held after the run because a parent is not in the target yet, orphans apart",
+  }),
+  orphan_rows: count.openapi({
+    description:
+      "Held rows whose parent a complete reconciliation found absent from the source (deleted outright, or never written); applied if it ever comes",
+  }),
   duration_ms: count,
   metrics_ms: count.openapi({ description: "Of duration_ms, the time spent recomputing stored metrics" }),
   streams: perStream(StreamReport),
@@ -63,7 +69,15 @@ const ListedRow = z.strictObject({
   stream: streamName,
   id: z.uuid(),
   reason: z.string(),
-  age_seconds: count.openapi({ description: "How long ago the row's version was stamped in the source" }),
+  age_seconds: count.openapi({
+    description:
+      "For a held row, how long it has been held; for a rejected row, how long ago its version was stamped in the source",
+  }),
+});
+const OrphanRow = ListedRow.extend({
+  parent: z
+    .strictObject({ stream: streamName, id: z.uuid() })
+    .openapi({ description: "The parent the row lacks: the source has no row of that table with that id" }),
 });
 const Listed = z.strictObject({
   count,
@@ -138,7 +152,11 @@ export const StatusData = z.strictObject({
     }),
     overdue: z.boolean().openapi({ description: "True when due_by has passed with no complete reconciliation" }),
   }),
-  held: Listed.openapi({ description: "Rows waiting for a parent that is not in the target yet" }),
+  held: Listed.openapi({ description: "Rows waiting for a parent that is not in the target yet, orphans apart" }),
+  orphans: Listed.extend({ rows: z.array(OrphanRow) }).openapi({
+    description:
+      "Held rows still held when a reconciliation completed: their parent is not in the source at all. Each is applied if its parent ever comes",
+  }),
   rejected: Listed.openapi({ description: "Rows set aside as no ledger can hold them, with the reason" }),
   admin_key: z.strictObject({
     weak: z.boolean().openapi({ description: "True when ADMIN_API_KEY is shorter than 32 characters" }),
@@ -161,4 +179,6 @@ export type CompletedReconciliation = NonNullable<ReconciliationStatus["last_com
 export type Repaired = Omit<CompletedReconciliation["repaired"][number], "stream">;
 /** A held or rejected row as the status lists it. */
 export type ListedRow = SyncStatus["held"]["rows"][number];
+/** An orphan held row as the status lists it, with the parent it lacks. */
+export type OrphanRow = SyncStatus["orphans"]["rows"][number];
 export type Summary = Omit<SyncStatus["held"], "rows">;

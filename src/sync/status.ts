@@ -2,7 +2,8 @@
  * What an operator needs to see (GET /api/sync/status, docs/sync.md): the last runs and how they
  * ended (a run still "running" whose lease has expired died), each stream's lag, the
  * reconciliation (its schedule, one under way, the last complete one and whether one is
- * overdue), held rows and rejected rows with their reasons and ages. One target transaction,
+ * overdue), held rows (those waiting for a late parent, and orphans apart) and rejected rows
+ * with their reasons and ages. One target transaction,
  * then one source request; a source that cannot be read leaves the lag unknown, with the
  * reason, rather than failing the page.
  *
@@ -18,7 +19,7 @@ import { Budget } from "./budget";
 import { cursorPositions, firstUnapplied, isoMicros, type Key } from "./cursor";
 import { int, manyRows, sourceDatabase, targetDatabase, text, textOrNull } from "./database";
 import { SyncError } from "./errors";
-import { listHeld, listRejected, summarizeHeld, summarizeRejected } from "./held";
+import { listHeld, listOrphans, listRejected, summarizeHeld, summarizeOrphans, summarizeRejected } from "./held";
 import { currentLease, holdsLiveLease } from "./lease";
 import { loadProgress } from "./reconcile";
 import { nextFire, parseCron } from "../cron";
@@ -176,17 +177,20 @@ async function streamLags(config: StatusConfig, budget: Budget, cursors: Map<Str
 export async function readStatus(config: StatusConfig): Promise<SyncStatus> {
   const budget = new Budget();
   const target = targetDatabase(config.DATABASE_URL, budget);
-  const [lease, cursors, runs, progress, history, heldSummary, held, rejectedSummary, rejected] = await target.run([
-    currentLease(),
-    cursorPositions(),
-    lastRuns(),
-    loadProgress(),
-    reconciliationHistory(),
-    summarizeHeld(),
-    listHeld(LISTED),
-    summarizeRejected(),
-    listRejected(LISTED),
-  ]);
+  const [lease, cursors, runs, progress, history, heldSummary, held, orphanSummary, orphans, rejectedSummary, rejected] =
+    await target.run([
+      currentLease(),
+      cursorPositions(),
+      lastRuns(),
+      loadProgress(),
+      reconciliationHistory(),
+      summarizeHeld(),
+      listHeld(LISTED),
+      summarizeOrphans(),
+      listOrphans(LISTED),
+      summarizeRejected(),
+      listRejected(LISTED),
+    ]);
   const lags = await streamLags(config, budget, new Map(cursors.map((c) => [c.stream, c.key])));
   return {
     lease: { held: lease.length > 0, expires_at: lease[0]?.expiresAt ?? null },
@@ -196,6 +200,7 @@ export async function readStatus(config: StatusConfig): Promise<SyncStatus> {
     runs,
     reconciliation: reconciliationStatus(config.SYNC_RECONCILE_CRON, history, progress, new Date()),
     held: { ...heldSummary, rows: held },
+    orphans: { ...orphanSummary, rows: orphans },
     rejected: { ...rejectedSummary, rows: rejected },
   };
 }

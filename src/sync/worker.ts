@@ -21,8 +21,10 @@ import type { SyncReport } from "./report";
 import { runSync, type RunOptions, type SyncOutcome } from "./run";
 
 /**
- * Drops stale cached responses. A failure is logged, not fatal: the data is committed and the
- * entries expire after CACHE_TTL_SECONDS anyway.
+ * Drops stale cached responses, within the Cache API calls an invocation may make however many
+ * are stale (src/cache/invalidate.ts). A failed step is logged, each on its own line, and the
+ * others still run; it is not fatal: the data is committed and the entries expire after
+ * CACHE_TTL_SECONDS anyway.
  */
 async function invalidateStale(stale: SyncOutcome["stale"], config: Config, origin: string | undefined): Promise<void> {
   const scopes = [
@@ -33,7 +35,9 @@ async function invalidateStale(stale: SyncOutcome["stale"], config: Config, orig
   ];
   if (!scopes.length) return;
   try {
-    await invalidate(scopes, { config, origin });
+    const { failures } = await invalidate(scopes, { config, origin });
+    for (const { step, error } of failures)
+      log("error", "cache_invalidation_failed", { step, scopes: scopes.length, error: describe(error) });
   } catch (err) {
     log("error", "cache_invalidation_failed", { scopes: scopes.length, error: describe(err) });
   }

@@ -2,7 +2,7 @@
  * The edge cache suites' client: the shared Client (one origin of its own, so nothing it caches
  * can be seen by another test) bound to its databases, to count what each request costs.
  */
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import type { Env } from "../../src/env";
 import { investorBook, writeTarget } from "../support/book";
 import { freshDatabases, type TestDatabases } from "../support/databases";
@@ -59,3 +59,32 @@ export async function withInvestor(overrides: Partial<Env> = {}) {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Counts the Cache API calls made on any cache until vi.restoreAllMocks(): what an invocation
+ * spends of its 1,000. `failDelete` makes the deletes of matching keys throw.
+ */
+export function countCacheCalls(options: { failDelete?: (key: string) => boolean } = {}) {
+  const counted = { match: 0, put: 0, delete: 0 };
+  const proto = Cache.prototype;
+  const { match, put, delete: remove } = proto;
+  vi.spyOn(proto, "match").mockImplementation(function (this: Cache, ...args: Parameters<Cache["match"]>) {
+    counted.match++;
+    return match.apply(this, args);
+  });
+  vi.spyOn(proto, "put").mockImplementation(function (this: Cache, ...args: Parameters<Cache["put"]>) {
+    counted.put++;
+    return put.apply(this, args);
+  });
+  vi.spyOn(proto, "delete").mockImplementation(async function (this: Cache, ...args: Parameters<Cache["delete"]>) {
+    counted.delete++;
+    const key = args[0] instanceof Request ? args[0].url : String(args[0]);
+    if (options.failDelete?.(key)) throw new Error("the cache refused the delete");
+    return remove.apply(this, args);
+  });
+  return {
+    counted,
+    total: () => counted.match + counted.put + counted.delete,
+    reset: () => Object.assign(counted, { match: 0, put: 0, delete: 0 }),
+  };
+}

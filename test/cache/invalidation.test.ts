@@ -4,7 +4,16 @@
  * configured, against a mock of the Cloudflare API. Other customers stay cached.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BROKERS_SCOPE, customerScope, entryKey, invalidate, PRICES_SCOPE, versionKey } from "../../src/cache";
+import {
+  BROKERS_SCOPE,
+  CACHE_CALLS_PER_INVALIDATION,
+  CUSTOMERS_SCOPE,
+  customerScope,
+  entryKey,
+  invalidate,
+  PRICES_SCOPE,
+  versionKey,
+} from "../../src/cache";
 import { getConfig } from "../../src/env";
 import { addTrade, Book, twoCustomerBook, writeSource, writeTarget } from "../support/book";
 import { changeSource } from "../sync/helpers";
@@ -54,6 +63,14 @@ async function twoCustomersSynced(client: CacheClient) {
   await writeSource(client.dbs.source, a.book);
   await client.sync();
   return { a, b: a.other };
+}
+
+/** The key an answer is stored under: the current versions of its scopes, in the route's order (src/cache/serve.ts). */
+async function storedEntryKey(origin: string, scopes: string[], resource: string) {
+  const versions = await Promise.all(
+    scopes.map(async (scope) => (await caches.default.match(versionKey(origin, scope)))!.text()),
+  );
+  return entryKey(origin, versions.join("."), resource);
 }
 
 describe("a sync that changes a customer", () => {
@@ -174,18 +191,18 @@ describe("the global purge by Cache-Tag", () => {
   it("tags each stored answer with its customer, so the purge reaches it", async () => {
     const { client, slug } = await withInvestor();
     await client.get(`/api/customers/${slug}`);
-    const version = await (await caches.default.match(versionKey(client.origin, customerScope(slug))))!.text();
-    const stored = await caches.default.match(entryKey(client.origin, version, `/api/customers/${slug}`));
-    expect(stored!.headers.get("Cache-Tag")).toBe(`customer:${slug}`);
+    const stored = await caches.default.match(
+      await storedEntryKey(client.origin, [customerScope(slug), CUSTOMERS_SCOPE], `/api/customers/${slug}`),
+    );
+    expect(stored!.headers.get("Cache-Tag")).toBe(`customer:${slug},customers`);
   });
 
   it("tags an answer carrying a valuation with its customer and the prices, and keys it by both versions", async () => {
     const { client, slug } = await withInvestor();
     await client.get(`/api/portfolio/${slug}`);
-    const version = async (scope: string) => (await caches.default.match(versionKey(client.origin, scope)))!.text();
-    const key = `${await version(customerScope(slug))}.${await version(PRICES_SCOPE)}`;
-    const stored = await caches.default.match(entryKey(client.origin, key, `/api/portfolio/${slug}`));
-    expect(stored!.headers.get("Cache-Tag")).toBe(`customer:${slug},prices`);
+    const scopes = [customerScope(slug), CUSTOMERS_SCOPE, PRICES_SCOPE];
+    const stored = await caches.default.match(await storedEntryKey(client.origin, scopes, `/api/portfolio/${slug}`));
+    expect(stored!.headers.get("Cache-Tag")).toBe(`customer:${slug},customers,prices`);
   });
 
   // One test per configuration: each runs two syncs, and four in one test outlasted its timeout
@@ -235,11 +252,15 @@ describe("invalidate()", () => {
 
     const key = versionKey(client.origin, customerScope(slug));
     const oldVersion = await (await caches.default.match(key))!.text();
-    const oldEntry = entryKey(client.origin, oldVersion, mine);
+    const oldEntry = await storedEntryKey(client.origin, [customerScope(slug), CUSTOMERS_SCOPE], mine);
     expect(await caches.default.match(oldEntry)).toBeDefined();
 
     const config = getConfig(client.env);
-    expect(await invalidate([customerScope(slug)], { config, origin: client.origin })).toEqual({ local: 1, purged: false });
+    expect(await invalidate([customerScope(slug)], { config, origin: client.origin })).toEqual({
+      local: 1,
+      purged: false,
+      failures: [],
+    });
     expect(await caches.default.match(key)).toBeUndefined();
 
     const miss = await client.counted(mine);
@@ -252,26 +273,33 @@ describe("invalidate()", () => {
     expect(await client.counted(theirs)).toMatchObject({ cache: "HIT", trips: 0 });
 
     // A scope with nothing cached has nothing to delete; a second call finds nothing either.
-    expect(await invalidate([customerScope("nobody")], { config, origin: client.origin })).toEqual({ local: 0, purged: false });
-    expect(await invalidate([], { config, origin: client.origin })).toEqual({ local: 0, purged: false });
+    expect(await invalidate([customerScope("nobody")], { config, origin: client.origin })).toEqual({
+      local: 0,
+      purged: false,
+      failures: [],
+    });
+    expect(await invalidate([], { config, origin: client.origin })).toEqual({ local: 0, purged: false, failures: [] });
   });
 
-  it("purges at most 100 tags per call through the given fetcher, and throws when the API refuses", async () => {
+  it("purges at most 100 tags per call through the given fetcher, and reports a refusal", async () => {
     const { client } = await withInvestor();
     const config = { ...getConfig(client.env), CF_ZONE_ID: ZONE, CF_API_TOKEN: TOKEN };
-    const scopes = Array.from({ length: 150 }, (_, i) => customerScope(`slug${i}`));
+    // Scopes that are not customers' are each dropped: 150 customers would be dropped as one.
+    const scopes = Array.from({ length: 150 }, (_, i) => `scope${i}`);
     const calls: Array<{ url: string; tags: string[] }> = [];
     const fetcher = (async (url: string, init: RequestInit) => {
       calls.push({ url, tags: JSON.parse(String(init.body)).tags });
       return new Response("{}", { status: 200 });
     }) as unknown as typeof fetch;
 
-    expect(await invalidate(scopes, { config, fetcher })).toEqual({ local: 0, purged: true });
+    expect(await invalidate(scopes, { config, fetcher })).toEqual({ local: 0, purged: true, failures: [] });
     expect(calls.map((c) => c.url)).toEqual([PURGE_URL, PURGE_URL]);
     expect(calls.map((c) => c.tags.length)).toEqual([100, 50]);
     expect(calls.flatMap((c) => c.tags)).toEqual(scopes);
 
     const refusing = (async () => new Response("{}", { status: 403 })) as unknown as typeof fetch;
-    await expect(invalidate(scopes, { config, fetcher: refusing })).rejects.toThrow("cache purge failed with HTTP 403");
+    const refused = await invalidate(scopes, { config, fetcher: refusing });
+    expect(refused).toMatchObject({ purged: false, failures: [{ step: "purge" }] });
+    expect(String(refused.failures[0]!.error)).toContain("cache purge failed with HTTP 403");
   });
 });

@@ -6,7 +6,7 @@ import { type SQL, and, eq, inArray, sql } from "drizzle-orm";
 import type { HistoryFilters, Lookup, Transaction } from "./types";
 import { TransactionPage } from "../../schemas";
 import type { Db } from "../client";
-import { accounts, brokers, customers, transactions } from "../schema";
+import { accounts, brokers, customerHistories, customers, metricsPending, transactions } from "../schema";
 import { live } from "../served";
 import { type PagedRow, pagedListOf, pagedListQuery } from "./paged";
 import { servedAccountOfCustomer, transactionJson } from "./shapes";
@@ -53,6 +53,21 @@ export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters)
     stockCode: transactions.stockCode,
     type: transactions.type,
     item: transactionJson,
+    // The stored places follow the whole history; a broker is a filter like the others.
+    ordinals: query.broker
+      ? undefined
+      : perAccount
+        ? {
+            column: transactions.accountOrdinal,
+            current: historyCurrent,
+            total: sql`coalesce((select (${customerHistories.accountTrades} ->> ${owner.accountId}::text)::int
+            from ${customerHistories} where ${customerHistories.customerId} = ${customers.id}), 0)`,
+          }
+        : {
+            column: transactions.ordinal,
+            current: historyCurrent,
+            total: sql`(select ${customerHistories.trades} from ${customerHistories} where ${customerHistories.customerId} = ${customers.id})`,
+          },
     owner: and(
       sql`${customers.slug} = ${owner.slug}`,
       live(customers),
@@ -61,6 +76,14 @@ export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters)
     query,
   });
 }
+
+/**
+ * The customer's trades carry their current places (src/sync/ordinals.ts): the sync built them
+ * (a customer_histories row) and no change since waits for it (metrics_pending is written in the
+ * same transaction as the change, and emptied in the one that places the trades again).
+ */
+const historyCurrent = sql`exists (select from ${customerHistories} where ${customerHistories.customerId} = ${customers.id})
+  and not exists (select from ${metricsPending} where ${metricsPending.customerId} = ${customers.id})`;
 
 /** The current customer's accounts at a broker; `code` is lowercase (src/schemas/queries.ts). */
 function accountsAtBroker(code: string) {

@@ -1,7 +1,17 @@
 /**
  * The one statement a paged list is (the trade history, the corporate actions): the owner's
  * lookup, the total of all matches and one page, newest first with the id as tie-break, which
- * is the order of the lists' indexes, so the page is an index range scan. No row: no owner.
+ * is the order of the lists' indexes. No row: no owner.
+ *
+ * What a page costs. A list given `ordinals` (the unfiltered trade history, history.ts) reads
+ * its total from one stored row and its page as an index range scan over the stored places of
+ * the rows (src/sync/ordinals.ts): page 10,000 costs what page 1 costs. Otherwise, and while the
+ * owner's places are not current, the total is a count of the matches and the page skips
+ * (page - 1) × per_page of them: a filtered page walks the owner's matches newest first up to its
+ * end, so its cost grows with its depth, bounded by the owner's rows (the trades of one customer,
+ * or one account, at most; a filter on `stock_code` walks only that stock's trades,
+ * transactions_customer_stock_date_idx). The corporate-actions list is always paged this way:
+ * a customer's dividends and share credits are a few per holding per year.
  */
 import { type SQL, and, eq, gte, lte, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
@@ -29,13 +39,30 @@ export interface PagedList {
   item: SQL;
   /** Which customer the list is of (`customers` joined with its `staff`). */
   owner: SQL;
+  /** The rows' stored places, when the list keeps them for `where`; unused when a filter of `query` is set. */
+  ordinals?: Ordinals;
   /** The page and the filters both lists take (src/schemas/queries.ts: listQuery). */
   query: { page: number; per_page: number; stock_code?: string; type?: string; start_date?: string; end_date?: string };
+}
+
+/**
+ * Each matching row's place among the owner's matches, oldest first from 1, kept by the sync: the
+ * rows of page p are those placed from total - p × per_page + 1 to total - (p - 1) × per_page.
+ */
+export interface Ordinals {
+  /** The column holding a row's place (indexed with the owner's column). */
+  column: PgColumn;
+  /** True when the owner's places are current; `customers` in scope. */
+  current: SQL;
+  /** How many rows are placed, where current: the list's exact total. */
+  total: SQL;
 }
 
 /** The statement, not yet sent, so it can travel in a batch (src/db/queries/customer-page.ts). */
 export function pagedListQuery(db: Db, list: PagedList) {
   const { query } = list;
+  const unfiltered = !query.stock_code && !query.type && !query.start_date && !query.end_date;
+  const ordinals = unfiltered ? list.ordinals : undefined;
   const filters = and(
     list.where,
     query.stock_code ? eq(list.stockCode, query.stock_code) : undefined,
@@ -47,10 +74,8 @@ export function pagedListQuery(db: Db, list: PagedList) {
     join ${accounts} on ${accounts.id} = ${list.accountId}
     join ${brokers} on ${brokers.id} = ${accounts.brokerId}
     where ${filters ?? sql`true`}`;
-  return db.execute<PagedRow>(sql`
-    select
-      (select count(*)::int ${matching}) as total,
-      coalesce((
+  const counted = sql`(select count(*)::int ${matching})`;
+  const skipped = sql`(
         select json_agg(page.item order by page.date desc, page.id desc)
         from (
           select ${list.id} as id, ${list.date} as date, ${list.item} as item
@@ -58,7 +83,25 @@ export function pagedListQuery(db: Db, list: PagedList) {
           order by ${list.date} desc, ${list.id} desc
           limit ${query.per_page} offset ${(query.page - 1) * query.per_page}
         ) page
-      ), '[]'::json) as data
+      )`;
+  if (!ordinals) {
+    return db.execute<PagedRow>(sql`
+    select ${counted} as total, coalesce(${skipped}, '[]'::json) as data
+    from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
+    where ${list.owner}`);
+  }
+  // Both ways in one statement: a CASE runs only the subqueries of the branch it takes.
+  const last = sql`(${ordinals.total} - ${(query.page - 1) * query.per_page}::bigint)`;
+  const placed = sql`(
+        select json_agg(page.item order by page.place desc)
+        from (
+          select ${ordinals.column} as place, ${list.item} as item
+          ${matching} and ${ordinals.column} between ${last} - ${query.per_page - 1} and ${last}
+        ) page
+      )`;
+  return db.execute<PagedRow>(sql`
+    select case when ${ordinals.current} then ${ordinals.total} else ${counted} end as total,
+      coalesce(case when ${ordinals.current} then ${placed} else ${skipped} end, '[]'::json) as data
     from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
     where ${list.owner}`);
 }

@@ -1,0 +1,146 @@
+/**
+ * Deep pages of a long trade history (src/db/queries/paged.ts, src/sync/ordinals.ts): once the
+ * sync has placed a customer's trades, any page of the unfiltered history, the customer's or one
+ * account's, is read as an index range scan over the stored places, with the exact total, and
+ * stays exact through the changes the sync brings (a trade deleted, one booked in the past).
+ */
+import { describe, expect, it } from "vitest";
+import type { Db } from "../../src/db/client";
+import { historyQuery } from "../../src/db/queries/history";
+import { render } from "../../src/sync/database";
+import type { HistoryFilters } from "../../src/db/queries/types";
+import { Book } from "../support/book";
+import type { TestDatabases } from "../support/databases";
+import { getJson } from "../support/worker";
+import { insertSource, softDelete, synced, withSource } from "../sync/helpers";
+
+const TRADES = 600;
+const PER_PAGE = 10;
+
+/** One customer, two accounts, TRADES buys, four a day, so the id decides between trades of a day. */
+function longBook() {
+  const book = new Book();
+  const { customer, account, broker } = book.simpleCustomer();
+  const second = book.account({ customer_id: customer.id, broker_id: broker.id, account_no: "000C000002" });
+  for (let i = 0; i < TRADES; i++) {
+    book.trade({
+      account_id: i % 3 ? account.id : second.id,
+      trade_date: day(Math.floor(i / 4)),
+      type: "buy",
+      quantity: 1 + (i % 7),
+      price: "1000",
+    });
+  }
+  return { book, customer, account, second };
+}
+
+const day = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** Newest first, id descending on equal dates: the history's order, as a plain sort. */
+const newestFirst = <T extends { id: string; trade_date: string }>(trades: T[]) =>
+  [...trades].sort((x, y) => (x.trade_date === y.trade_date ? (x.id < y.id ? 1 : -1) : x.trade_date < y.trade_date ? 1 : -1));
+
+async function page(dbs: TestDatabases, path: string, n: number) {
+  const { status, body } = await getJson(dbs.env, `${path}?per_page=${PER_PAGE}&page=${n}`);
+  expect(status, path).toBe(200);
+  return { total: body.pagination.total, ids: body.data.map((t: { id: string }) => t.id) };
+}
+
+async function expectPages(dbs: TestDatabases, path: string, ids: string[], pages: number[]) {
+  for (const n of pages) {
+    expect(await page(dbs, path, n), `${path} page ${n}`).toEqual({
+      total: ids.length,
+      ids: ids.slice((n - 1) * PER_PAGE, n * PER_PAGE),
+    });
+  }
+}
+
+/**
+ * How many rows of `transactions` the history statement reads for one page, from its plan with
+ * sequential scans off (a small table would otherwise be scanned whole, whatever the query) and
+ * fresh statistics.
+ */
+async function transactionRowsRead(dbs: TestDatabases, slug: string, query: HistoryFilters, accountId?: string) {
+  const statement = historyQuery({ execute: (q: unknown) => q } as unknown as Db, { slug, accountId }, query);
+  const { sql, params } = render(statement as never);
+  // The planner's statistics, as autovacuum keeps them on a real server.
+  await dbs.target.query("analyze transactions");
+  const [, explained] = (await dbs.target.transaction([
+    dbs.target.query("set local enable_seqscan = off"),
+    dbs.target.query(`explain (analyze, format json) ${sql}`, params),
+  ])) as unknown as [unknown, { "QUERY PLAN": [{ Plan: PlanNode }] }[]];
+  let read = 0;
+  const walk = (node: PlanNode) => {
+    if (node["Relation Name"] === "transactions")
+      read += (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"];
+    for (const child of node.Plans ?? []) walk(child);
+  };
+  walk(explained[0]!["QUERY PLAN"][0].Plan);
+  return read;
+}
+
+interface PlanNode {
+  "Relation Name"?: string;
+  "Actual Rows": number;
+  "Actual Loops": number;
+  "Rows Removed by Filter"?: number;
+  Plans?: PlanNode[];
+}
+
+describe("a long history, synced", () => {
+  it("serves the first, a middle and the last pages exactly, and stays exact through a delete and a trade booked in the past", async () => {
+    const { book, customer, account, second } = longBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    const all = `/api/transactions/${customer.slug}`;
+    const last = Math.ceil(TRADES / PER_PAGE);
+    let trades = newestFirst(book.transactions);
+    await expectPages(
+      dbs,
+      all,
+      trades.map((t) => t.id),
+      [1, 2, 31, last, last + 1],
+    );
+    const inSecond = trades.filter((t) => t.account_id === second.id).map((t) => t.id);
+    await expectPages(dbs, `${all}/${second.id}`, inSecond, [1, 7, Math.ceil(inSecond.length / PER_PAGE)]);
+
+    // One trade of the middle goes, one is booked long ago: every later page shifts.
+    const gone = trades[305]!;
+    await softDelete(dbs.source, "transactions", gone.id);
+    const more = new Book();
+    // Entered today, so stamped after everything the first run read; booked on a date long past.
+    const early = more.trade({
+      account_id: account.id,
+      trade_date: "2019-06-01",
+      type: "buy",
+      quantity: 5,
+      price: "900",
+      updated_at: "2025-06-01T00:00:00.000000Z",
+    });
+    await insertSource(dbs.source, "transactions", [early]);
+    await synced(dbs.env);
+    trades = newestFirst([...book.transactions.filter((t) => t.id !== gone.id), early]);
+    await expectPages(
+      dbs,
+      all,
+      trades.map((t) => t.id),
+      [1, 30, 31, 32, last, last + 1],
+    );
+    const inFirst = trades.filter((t) => t.account_id === account.id).map((t) => t.id);
+    await expectPages(dbs, `${all}/${account.id}`, inFirst, [1, 20, Math.ceil(inFirst.length / PER_PAGE)]);
+  }, 120_000);
+
+  it("reads about a page of trades for the last page as for the first, the customer's and an account's", async () => {
+    const { book, customer, account } = longBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    const last = Math.ceil(TRADES / PER_PAGE);
+    for (const n of [1, last]) {
+      const query = { page: n, per_page: PER_PAGE };
+      expect(await transactionRowsRead(dbs, customer.slug, query), `page ${n}`).toBeLessThanOrEqual(2 * PER_PAGE);
+      expect(await transactionRowsRead(dbs, customer.slug, query, account.id), `account page ${n}`).toBeLessThanOrEqual(
+        2 * PER_PAGE,
+      );
+    }
+  }, 120_000);
+});
