@@ -161,6 +161,13 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
       select distinct on (s.account_id, s.stock_code) s.account_id, s.stock_code, s.shares from steps s, bounds
       where s.date <= bounds.as_of order by s.account_id, s.stock_code, s.date desc) t
     ),
+    -- Money in and out per day, grouped once: a point joins its day instead of scanning every step.
+    flows as (
+      select date as d, sum(invested) as invested,
+        coalesce(json_agg(json_build_array(withdrawn_num::text, withdrawn_den::text)) filter (where withdrawn_num <> 0), '[]') as withdrawn
+      from steps group by date
+    ),
+    paid as (select ex_date as d, sum(net) as dividends from divs group by ex_date),
     held as (
       select h.account_id, h.stock_code, h.quantity from ${holdings} h where h.account_id in (select id from accts) and ${live(h)}
     )
@@ -181,13 +188,12 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
       coalesce((
         select json_agg(json_build_object(
           'date', n.d, 'priced', coalesce(v.priced, 0)::text, 'unpriced', coalesce(v.unpriced, '[]'),
-          'invested', (select coalesce(sum(invested), 0) from steps where date = n.d)::text,
-          'withdrawn', (select coalesce(json_agg(json_build_array(withdrawn_num::text, withdrawn_den::text)), '[]')
-            from steps where date = n.d and withdrawn_num <> 0),
-          'dividends', (select coalesce(sum(net), 0) from divs where ex_date = n.d)::text,
+          'invested', coalesce(f.invested, 0)::text, 'withdrawn', coalesce(f.withdrawn, '[]'),
+          'dividends', coalesce(pd.dividends, 0)::text,
           'close', ${latestClose(sql`${benchmark}`, sql`n.d`)}::text
         ) order by n.d)
-        from needed n left join valued v using (d) where n.d is not null
+        from needed n left join valued v using (d) left join flows f using (d) left join paid pd using (d)
+        where n.d is not null
       ), '[]') as points
     from customer, bounds, starts`;
 }
