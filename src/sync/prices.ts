@@ -3,7 +3,7 @@
  *
  * A change to a close only marks its stock code (prices_pending, written with the price rows),
  * and one statement per run then recomputes the latest live close of the marked codes from the
- * (stock_code, trade_date desc) index: a price day costs one pass over that day's closes, and no
+ * (stock_code, trade_date desc) index: a price day costs one probe per code it closed, and no
  * customer's stored metrics are touched, since a price is a valuation, not P&L. A soft-deleted
  * or rejected latest close falls back to the previous live one; a code left with no live close
  * loses its row, and its holdings read as unpriced.
@@ -27,13 +27,19 @@ const p = alias(stockPrices, "p");
 export function refreshLatestPrices(): Statement<number> {
   return oneRow(
     sql`with codes as (delete from ${pricesPending} returning stock_code),
+      -- One probe of the (stock_code, trade_date desc) index per code, not every close of the
+      -- marked codes sorted: a price day reads as many closes as it marked codes.
       fresh as (
-        select distinct on (p.stock_code) p.stock_code, p.trade_date, p.close_price
-        from ${stockPrices} p
-        where p.stock_code in (select stock_code from codes) and ${live(p)}
-        -- Two live closes of one day exist only until the source's unique key reaches the target
-        -- (a row deleted outright and booked again): the newer change wins meanwhile.
-        order by p.stock_code, p.trade_date desc, p.source_updated_at desc, p.id desc
+        select c.stock_code, l.trade_date, l.close_price
+        from codes c
+        cross join lateral (
+          select p.trade_date, p.close_price from ${stockPrices} p
+          where p.stock_code = c.stock_code and ${live(p)}
+          -- Two live closes of one day exist only until the source's unique key reaches the target
+          -- (a row deleted outright and booked again): the newer change wins meanwhile.
+          order by p.trade_date desc, p.source_updated_at desc, p.id desc
+          limit 1
+        ) l
       ),
       removed as (
         delete from ${latestPrices} l
