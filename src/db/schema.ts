@@ -259,6 +259,12 @@ export const positionSteps = pgTable(
     shares: bigint("shares", { mode: "number" }).notNull(),
     costNum: numeric("cost_num").notNull(),
     costDen: numeric("cost_den").notNull(),
+    /**
+     * C lies strictly within this many units of 10^-4 đồng / cost_den of the exact C (0: exact):
+     * the sync keeps C in the fixed scale (src/domain/positions.ts), and a read that values an
+     * unpriced position whose C is inexact walks that holding's ledger exactly instead.
+     */
+    costInexact: integer("cost_inexact").notNull().default(0),
     invested: numeric("invested").notNull(),
     withdrawnNum: numeric("withdrawn_num").notNull(),
     withdrawnDen: numeric("withdrawn_den").notNull(),

@@ -12,15 +12,27 @@
  * The sync stores the steps whenever a holding's ledger changes (src/sync/holdings.ts), so a
  * read values points, never walks trades.
  */
+import { SCALE } from "./fixed";
 import type { Fraction } from "./exact";
 import { costOf, creditOrder, fifoOrder, netOf, parseCredit, parseTrade, type ParsedCredit, type ParsedTrade } from "./parse";
 import { ZERO, add, fraction, integer, mul } from "./rational";
 import type { CreditInput, TradeInput } from "./types";
 
-/** Where a position stands after a date: its shares and their average cost C, in 10^-4 đồng. */
+/**
+ * Where a position stands after a date: its shares and their average cost C, in units of 10^-4
+ * đồng / SCALE (fixed.ts), within `inexact` units of the exact C (strictly; exact when 0).
+ *
+ * C is kept in the fixed scale for the reason average-cost.ts gives: each partial sell leaves
+ * C * (Q - m) / Q, whose exact denominator multiplies by Q / gcd at every sell, so a position
+ * trimmed tens of thousands of times would carry (and store at every step) a fraction of
+ * hundreds of thousands of digits, and its walk would cost the square of its trades. Only an
+ * unpriced position's value reads C; a read that meets an inexact one asks for the exact C of
+ * that position (exactCosts) instead.
+ */
 export interface PositionState {
   shares: number;
-  cost: Fraction;
+  cost: bigint;
+  inexact: number;
 }
 
 export interface PositionStep extends PositionState {
@@ -33,7 +45,17 @@ export interface PositionStep extends PositionState {
   withdrawn: Fraction;
 }
 
-export const EMPTY_POSITION: PositionState = { shares: 0, cost: ZERO };
+export const EMPTY_POSITION: PositionState = { shares: 0, cost: 0n, inexact: 0 };
+
+/** A position whose C was stored as any fraction, in the fixed scale (truncated, and counted inexact when it was). */
+export function positionAt(shares: number, cost: Fraction, inexact: number): PositionState {
+  const scaled = cost.num * SCALE;
+  const truncated = scaled / cost.den;
+  return { shares, cost: truncated, inexact: inexact + (truncated * cost.den === scaled ? 0 : 1) };
+}
+
+/** C as a fraction of 10^-4 đồng: what a point's value adds for an unpriced position. */
+export const costFraction = (state: PositionState): Fraction => fraction(state.cost, SCALE);
 
 /**
  * The steps of one holding's ledger events after `start` (all of them from an empty position
@@ -44,6 +66,73 @@ export function positionSteps(
   trades: readonly TradeInput[],
   credits: readonly CreditInput[],
 ): PositionStep[] {
+  let { shares, cost, inexact } = start ?? EMPTY_POSITION;
+  const steps: PositionStep[] = [];
+  walkDates(trades, credits, (date, events) => {
+    let invested = 0n;
+    let withdrawn = ZERO;
+    for (const credit of events.credits) shares += credit.quantity;
+    for (const trade of events.trades) {
+      if (trade.type === "buy") {
+        shares += trade.quantity;
+        cost += costOf(trade) * SCALE;
+        invested += costOf(trade);
+        continue;
+      }
+      const matched = Math.min(trade.quantity, shares);
+      if (matched === 0) continue;
+      withdrawn = add(withdrawn, fraction(netOf(trade) * BigInt(matched), BigInt(trade.quantity)));
+      if (matched === shares) [cost, inexact] = [0n, 0];
+      else {
+        const left = cost * BigInt(shares - matched);
+        cost = left / BigInt(shares);
+        if (cost * BigInt(shares) !== left) inexact++;
+      }
+      shares -= matched;
+    }
+    steps.push({ date, traded: events.trades.length > 0, shares, cost, inexact, invested, withdrawn });
+  });
+  return steps;
+}
+
+/**
+ * The exact C of one holding's whole ledger after each of `dates`, as a fraction of 10^-4 đồng:
+ * the walk of positionSteps with C kept exact, for the rare read that values an unpriced
+ * position whose stored C is inexact. Its cost can grow with the square of the holding's sells.
+ */
+export function exactCosts(
+  trades: readonly TradeInput[],
+  credits: readonly CreditInput[],
+  dates: readonly string[],
+): Map<string, Fraction> {
+  let shares = 0;
+  let cost = ZERO;
+  const after: [string, Fraction][] = [];
+  walkDates(trades, credits, (date, events) => {
+    for (const credit of events.credits) shares += credit.quantity;
+    for (const trade of events.trades) {
+      if (trade.type === "buy") {
+        shares += trade.quantity;
+        cost = add(cost, integer(costOf(trade)));
+        continue;
+      }
+      const matched = Math.min(trade.quantity, shares);
+      if (matched === 0) continue;
+      cost = matched === shares ? ZERO : mul(cost, fraction(BigInt(shares - matched), BigInt(shares)));
+      shares -= matched;
+    }
+    after.push([date, cost]);
+  });
+  // Each date's C is the one after the latest event on or before it.
+  return new Map(dates.map((d) => [d, after.findLast(([date]) => date <= d)?.[1] ?? ZERO]));
+}
+
+/** The ledger's events by date, oldest first; each date's credits first, then its trades in FIFO order. */
+function walkDates(
+  trades: readonly TradeInput[],
+  credits: readonly CreditInput[],
+  onDate: (date: string, events: { trades: ParsedTrade[]; credits: ParsedCredit[] }) => void,
+): void {
   const byDate = new Map<string, { trades: ParsedTrade[]; credits: ParsedCredit[] }>();
   const at = (date: string) => {
     let events = byDate.get(date);
@@ -52,28 +141,10 @@ export function positionSteps(
   };
   for (const t of trades) at(t.trade_date).trades.push(parseTrade(t));
   for (const c of credits) at(c.ex_date).credits.push(parseCredit(c));
-
-  let { shares, cost } = start ?? EMPTY_POSITION;
-  const steps: PositionStep[] = [];
   for (const date of [...byDate.keys()].sort()) {
     const events = byDate.get(date)!;
-    let invested = 0n;
-    let withdrawn = ZERO;
-    for (const credit of events.credits.sort(creditOrder)) shares += credit.quantity;
-    for (const trade of events.trades.sort(fifoOrder)) {
-      if (trade.type === "buy") {
-        shares += trade.quantity;
-        cost = add(cost, integer(costOf(trade)));
-        invested += costOf(trade);
-        continue;
-      }
-      const matched = Math.min(trade.quantity, shares);
-      if (matched === 0) continue;
-      withdrawn = add(withdrawn, fraction(netOf(trade) * BigInt(matched), BigInt(trade.quantity)));
-      cost = matched === shares ? ZERO : mul(cost, fraction(BigInt(shares - matched), BigInt(shares)));
-      shares -= matched;
-    }
-    steps.push({ date, traded: events.trades.length > 0, shares, cost, invested, withdrawn });
+    events.credits.sort(creditOrder);
+    events.trades.sort(fifoOrder);
+    onDate(date, events);
   }
-  return steps;
 }

@@ -38,7 +38,7 @@ import {
 import { parseUnits } from "../domain/units";
 import type { Budget } from "./budget";
 import { effect, int, manyRows, text, textOrNull, type SyncDatabase } from "./database";
-import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "./deals";
+import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../db/deals";
 import { renewLease } from "./lease";
 import { apartFrom, copied, mergedPartial } from "./merge-sql";
 import { placeHistories } from "./ordinals";

@@ -29,11 +29,12 @@ import {
   type ResumePoint,
   type TradeInput,
 } from "../domain";
-import { type PositionState, positionSteps as walkPositionSteps } from "../domain/positions";
+import { SCALE } from "../domain/fixed";
+import { type PositionState, positionAt, positionSteps as walkPositionSteps } from "../domain/positions";
 import { fraction } from "../domain/rational";
 import type { Budget } from "./budget";
 import { effect, int, manyRows, text, type SyncDatabase } from "./database";
-import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "./deals";
+import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../db/deals";
 import { renewLease } from "./lease";
 import { afterLast, type Batch, readAhead } from "./read-ahead";
 
@@ -122,7 +123,7 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
                and (p.credited or l.at < p.consumed + p.sold)
            ) end as head,
            case when p.after is not null then (
-             select json_build_object('shares', s.shares, 'num', s.cost_num::text, 'den', s.cost_den::text)::text
+             select json_build_object('shares', s.shares, 'num', s.cost_num::text, 'den', s.cost_den::text, 'inexact', s.cost_inexact)::text
              from ${positionSteps} s where s.account_id = p.account_id and s.stock_code = p.stock_code and s.date <= p.after
              order by s.date desc limit 1
            ) end as position,
@@ -156,10 +157,14 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
   return { items: rows.map((r) => r.holding), more: rows.length < candidates || waiting > MAX_HOLDINGS };
 }
 
+/** A stored step's position; a C stored before it was kept in the fixed scale is any fraction, and is brought to it. */
 function storedPosition(json: string): PositionState {
-  const { shares, num, den } = JSON.parse(json) as { shares: number; num: string; den: string };
-  return { shares, cost: fraction(BigInt(num), BigInt(den)) };
+  const { shares, num, den, inexact } = JSON.parse(json) as { shares: number; num: string; den: string; inexact: number };
+  return positionAt(shares, fraction(BigInt(num), BigInt(den)), inexact);
 }
+
+/** C's denominator as stored: C is kept in the fixed scale (src/domain/positions.ts). */
+const SCALE_TEXT = SCALE.toString();
 
 /** Each holding's new position steps, as the statement below reads them. */
 function stepsOf(batch: PendingHolding[]) {
@@ -170,8 +175,9 @@ function stepsOf(batch: PendingHolding[]) {
       date: step.date,
       traded: step.traded,
       shares: step.shares,
-      cost_num: step.cost.num.toString(),
-      cost_den: step.cost.den.toString(),
+      cost_num: step.cost.toString(),
+      cost_den: SCALE_TEXT,
+      cost_inexact: step.inexact,
       invested: step.invested.toString(),
       withdrawn_num: step.withdrawn.num.toString(),
       withdrawn_den: step.withdrawn.den.toString(),
@@ -243,9 +249,9 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
          where s.account_id = k.account_id and s.stock_code = k.stock_code and s.date > coalesce(k.after, '-infinity'::date)`,
     ),
     effect(
-      sql`insert into ${positionSteps} (account_id, stock_code, date, traded, shares, cost_num, cost_den, invested, withdrawn_num, withdrawn_den)
+      sql`insert into ${positionSteps} (account_id, stock_code, date, traded, shares, cost_num, cost_den, cost_inexact, invested, withdrawn_num, withdrawn_den)
          select * from json_to_recordset(${JSON.stringify(stepsOf(batch))}::json) as r(account_id uuid, stock_code text, date date,
-           traded boolean, shares bigint, cost_num numeric, cost_den numeric, invested numeric, withdrawn_num numeric, withdrawn_den numeric)`,
+           traded boolean, shares bigint, cost_num numeric, cost_den numeric, cost_inexact int, invested numeric, withdrawn_num numeric, withdrawn_den numeric)`,
     ),
     effect(
       sql`delete from ${holdingsPending} p using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)

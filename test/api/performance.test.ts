@@ -259,6 +259,39 @@ describe("GET /api/performance/:slug", () => {
     );
   });
 
+  it("values an unpriced position at its exact C when a sell left the stored C inexact, and after a close by it", async () => {
+    const l = ledger();
+    const vnm = { stock_code: "VNM", isin_code: "VN000000VNM8" };
+    // C = 37,001 after the buy; selling 1 of 37 leaves 37,001 × 36 / 37 = 36,000.972972...: 37 divides
+    // neither the cost nor the fixed scale, so the sync stores C truncated and marked inexact.
+    l.buy("2024-03-01", 37, "1000", { ...vnm, total_value: "37000", fee: "1" });
+    l.sell("2024-03-04", 1, "1000", { ...vnm, total_value: "1000" });
+    for (const date of ["2024-03-01", "2024-03-04", "2024-03-05"]) l.close(date, "1000");
+    l.close("2024-03-05", "1100", "VNM");
+    const dbs = await syncedBook(l.book);
+    const [step] = await dbs.target.query(
+      "select cost_inexact from position_steps where stock_code = 'VNM' and date = '2024-03-04'",
+    );
+    expect(step?.cost_inexact).toBeGreaterThan(0);
+    await expectPerformance(
+      dbs,
+      l.book,
+      l.customer,
+      { to: "2024-03-04" },
+      { end_value: 36000.97, unpriced_value: 36000.97, unpriced_positions: 1 },
+      { partial: true },
+    );
+    // Then 36 × 1,100 = 39,600, with no C in it.
+    await expectPerformance(
+      dbs,
+      l.book,
+      l.customer,
+      {},
+      { end_value: 39600, unpriced_value: 0, unpriced_positions: 0 },
+      { partial: true },
+    );
+  });
+
   it("values a day without its stock's close at the latest close before it, never a later one", async () => {
     const l = ledger();
     l.buy("2024-03-01", 100, "10000");

@@ -6,12 +6,12 @@
  * /api/transactions read.
  */
 import type { CorporateAction, HistoryFilters, Lookup } from "./types";
-import { CorporateActionQuery, type Performance, type PerformanceRange } from "../../schemas";
+import { CorporateActionQuery, type Performance, type PerformanceQuery, type PerformanceRange } from "../../schemas";
 import type { Db } from "../client";
 import { type CorporateActionList, corporateActionsOf, corporateActionsQuery } from "./corporate-actions";
 import { type Aggregate, aggregateOf, aggregateQuery } from "./customer";
 import { type HistoryPage, historyOf, historyQuery } from "./history";
-import { type PerformanceRow, performanceOf, performanceQuery } from "./performance";
+import { type PerformanceRow, performanceOf, performanceQuery, withExactCosts } from "./performance";
 
 /**
  * How many of each kind the page lists, newest first: the corporate-actions list's default page
@@ -69,8 +69,11 @@ export async function findCustomerPage(
     ...(query ? [historyQuery(db, { slug }, query)] : []),
   ]);
   const read = pageOf(found.rows, dividends.rows, credits.rows);
-  const todayRead = performanceOf(todayRows.rows as PerformanceRow[], today, benchmark);
-  const chosenRead = chosen ? performanceOf(rest.shift()!.rows as PerformanceRow[], chosen, benchmark) : undefined;
+  // A second round trip only when an unpriced position's stored C is inexact (withExactCosts).
+  const exactly = async (rows: unknown[], asked: PerformanceQuery) =>
+    performanceOf(await withExactCosts(db, rows as PerformanceRow[]), asked, benchmark);
+  const todayRead = await exactly(todayRows.rows, today);
+  const chosenRead = chosen ? await exactly(rest.shift()!.rows, chosen) : undefined;
   if (!read || !todayRead || (chosen && !chosenRead)) return undefined;
   const withPerformance = { ...read, today: todayRead, chosen: chosenRead };
   if (!query) return withPerformance;

@@ -12,6 +12,8 @@
 import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { performanceFigures } from "../../domain/performance";
+import { exactCosts } from "../../domain/positions";
+import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../deals";
 import { type Performance, type PerformanceQuery, Performance as PerformanceSchema } from "../../schemas";
 import type { Db } from "../client";
 import {
@@ -24,6 +26,7 @@ import {
   positionSteps,
   staff,
   stockPrices,
+  transactions,
 } from "../schema";
 import { live, servedAccount } from "../served";
 import type { Lookup } from "./types";
@@ -32,6 +35,8 @@ const a = alias(accounts, "a");
 const ca = alias(corporateActions, "ca");
 const p = alias(stockPrices, "p");
 const h = alias(holdings, "h");
+const t = alias(transactions, "t");
+const c = alias(corporateActions, "c");
 
 /** How far back `range` reaches from e, as a Postgres interval: month arithmetic clamps to the month's last day. */
 const PERIODS: Record<string, string> = {
@@ -68,14 +73,19 @@ export interface RawPoint {
   date: string;
   /** Sum of shares × close over priced positions, exact. */
   priced: string;
-  /** [cost numerator, denominator] in 10^-4 đồng of each position with shares and no close yet. */
-  unpriced: [string, string][];
+  /**
+   * Each position with shares and no close yet: its C in 10^-4 đồng as numerator and
+   * denominator, how inexact the stored C is (0: exact), and the holding.
+   */
+  unpriced: UnpricedPosition[];
   invested: string;
   /** [numerator, denominator] in 10^-4 đồng of each position's sells that day. */
   withdrawn: [string, string][];
   dividends: string;
   close: string | null;
 }
+
+export type UnpricedPosition = [num: string, den: string, inexact: number, accountId: string, stockCode: string];
 
 /**
  * The statement, not yet sent (the customer page sends it in its batch), for the customer of
@@ -141,11 +151,11 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
     valued as (
       select n.d,
         coalesce(sum(st.shares * pr.close_price) filter (where pr.close_price is not null), 0) as priced,
-        coalesce(json_agg(json_build_array(st.cost_num::text, st.cost_den::text))
+        coalesce(json_agg(json_build_array(st.cost_num::text, st.cost_den::text, st.cost_inexact, pos.account_id, pos.stock_code))
           filter (where pr.close_price is null and st.shares > 0), '[]') as unpriced
       from needed n cross join positions pos
       cross join lateral (
-        select s.shares, s.cost_num, s.cost_den from ${positionSteps} s
+        select s.shares, s.cost_num, s.cost_den, s.cost_inexact from ${positionSteps} s
         where s.account_id = pos.account_id and s.stock_code = pos.stock_code and s.date <= n.d
         order by s.date desc limit 1
       ) st
@@ -207,6 +217,8 @@ export function performanceOf(
   const row = rows[0];
   if (!row) return undefined;
   if (row.building) return "building";
+  if (row.points.some((p) => p.unpriced.some(isInexact)))
+    throw new Error("an unpriced position's C is inexact: read withExactCosts first");
   const figures = performanceFigures({
     range: query.from ? null : (query.range ?? "max"),
     from: query.from ?? null,
@@ -223,7 +235,7 @@ export function performanceOf(
     firstClose: row.first_close,
     receivable: row.receivable,
     mismatch: row.mismatch,
-    points: row.points,
+    points: row.points.map((p) => ({ ...p, unpriced: p.unpriced.map(([num, den]) => [num, den] as const) })),
   });
   // The fields in the document's order.
   return Object.fromEntries(
@@ -233,5 +245,55 @@ export function performanceOf(
 
 /** The customer's performance over the period `query` names; "building" while its steps are not built yet. */
 export async function findPerformance(db: Db, slug: Lookup, query: PerformanceQuery, benchmark: string) {
-  return performanceOf((await performanceQuery(db, slug, query, benchmark)).rows, query, benchmark);
+  return performanceOf(await withExactCosts(db, (await performanceQuery(db, slug, query, benchmark)).rows), query, benchmark);
+}
+
+const isInexact = (position: UnpricedPosition) => position[2] > 0;
+const holdingKey = (accountId: string, stockCode: string) => `${accountId} ${stockCode}`;
+
+/**
+ * The statement's rows with every unpriced position's C exact. The sync stores C in the fixed
+ * scale (src/domain/positions.ts), exact unless a partial sell left a remainder; a point that
+ * values such a position at its C (it has no close yet) needs the exact C, so the holdings
+ * concerned are read whole and walked exactly: one more round trip, only then (a stock with no
+ * close yet, trimmed by a sell whose share count does not divide the scale).
+ */
+export async function withExactCosts(db: Db, rows: PerformanceRow[]): Promise<PerformanceRow[]> {
+  const row = rows[0];
+  const dates = new Map<string, { accountId: string; stockCode: string; dates: string[] }>();
+  for (const point of row?.points ?? []) {
+    for (const [, , inexact, accountId, stockCode] of point.unpriced) {
+      if (!inexact) continue;
+      const key = holdingKey(accountId, stockCode);
+      const holding = dates.get(key) ?? { accountId, stockCode, dates: [] };
+      holding.dates.push(point.date);
+      dates.set(key, holding);
+    }
+  }
+  if (!row || dates.size === 0) return rows;
+  const keys = JSON.stringify([...dates.values()].map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
+  const { rows: ledgers } = await db.execute<{ account_id: string; stock_code: string; trades: string; credits: string }>(
+    sql`select k.account_id, k.stock_code,
+      (select coalesce(json_agg(${TRADE_TUPLE}), '[]')::text from ${transactions} t
+        where t.account_id = k.account_id and t.stock_code = k.stock_code and ${live(t)}) as trades,
+      (select coalesce(json_agg(${creditTuple("c")}), '[]')::text from ${corporateActions} c
+        where c.account_id = k.account_id and c.stock_code = k.stock_code and c.type = 'share_dividend' and ${live(c)}) as credits
+    from json_to_recordset(${keys}::json) as k(account_id uuid, stock_code text)`,
+  );
+  const exact = new Map(
+    ledgers.map((l) => {
+      const key = holdingKey(l.account_id, l.stock_code);
+      return [key, exactCosts(parseTrades(l.trades), parseCredits(l.credits), dates.get(key)!.dates)];
+    }),
+  );
+  const points = row.points.map((point) => ({
+    ...point,
+    unpriced: point.unpriced.map((position): UnpricedPosition => {
+      const [, , inexact, accountId, stockCode] = position;
+      if (!inexact) return position;
+      const cost = exact.get(holdingKey(accountId, stockCode))!.get(point.date)!;
+      return [cost.num.toString(), cost.den.toString(), 0, accountId, stockCode];
+    }),
+  }));
+  return [{ ...row, points }];
 }

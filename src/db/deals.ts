@@ -2,7 +2,9 @@
  * What the stored metrics read of a trade and of a share credit, as one compact JSON array per
  * row built in the target, and parsed back into the domain's inputs (src/domain): the holdings
  * step reads a holding's own (src/sync/holdings.ts), the customers step a customer's served ones
- * when a figure needs the exact path (src/sync/customers.ts). Money travels as exact decimal text.
+ * when a figure needs the exact path (src/sync/customers.ts), and the performance read a
+ * holding's when an unpriced position's stored C is inexact (src/db/queries/performance.ts).
+ * Money travels as exact decimal text.
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { CreditInput, TradeInput } from "../domain";

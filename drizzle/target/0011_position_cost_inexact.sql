@@ -1,0 +1,1 @@
+ALTER TABLE "position_steps" ADD COLUMN "cost_inexact" integer DEFAULT 0 NOT NULL;
