@@ -309,6 +309,12 @@ export const metricsPending = pgTable("metrics_pending", {
    * changed): its stored merge no longer adds up the right holdings, so all are merged again.
    */
   remerge: boolean("remerge").notNull().default(false),
+  /**
+   * Which of its trades are served, or their order, may have changed (a trade, or what decides
+   * which accounts are served): their places in its history are written again
+   * (src/sync/ordinals.ts). A dividend, a share credit or a holding row moves no trade's place.
+   */
+  reorders: boolean("reorders").notNull().default(false),
 });
 
 /**

@@ -88,11 +88,17 @@ const relations = (rels: readonly string[], of: (r: SQL) => SQL) =>
 function pendingWork(stream: Stream, rels: readonly string[]): SQL[] {
   const ctes: SQL[] = [];
   if (stream.customersOf) {
+    const reorders = stream.regroups || stream.reorders === true;
+    // A flag once set stays set until the customer is stored (an upsert only ever sets them).
+    const raised = [stream.regroups ? sql`remerge = true` : undefined, reorders ? sql`reorders = true` : undefined].filter(
+      (s) => s !== undefined,
+    );
     ctes.push(sql`pending_customers as (
-      insert into ${metricsPending} (customer_id, remerge)
-      select customer_id, ${stream.regroups ? sql`true` : sql`false`} from (${relations(rels, stream.customersOf)}) as c(customer_id)
+      insert into ${metricsPending} (customer_id, remerge, reorders)
+      select customer_id, ${stream.regroups ? sql`true` : sql`false`}, ${reorders ? sql`true` : sql`false`}
+      from (${relations(rels, stream.customersOf)}) as c(customer_id)
       where customer_id is not null
-      on conflict (customer_id) do ${stream.regroups ? sql`update set remerge = true` : sql`nothing`}
+      on conflict (customer_id) do ${raised.length ? sql`update set ${sql.join(raised, sql`, `)}` : sql`nothing`}
     )`);
   }
   if (stream.pricesOf) {

@@ -64,6 +64,8 @@ export interface PendingCustomer {
   adjust: { merged: HoldingPartial; changes: HoldingChange[] } | null;
   /** Without `adjust`: its served holdings' partials added up by the target, every holding's top deals kept. */
   sum: HoldingPartial | null;
+  /** Its trades' places must be written again (metrics_pending.reorders). */
+  reorders: boolean;
 }
 
 /**
@@ -97,7 +99,7 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
   const [rows] = await target.run([
     manyRows(
       // One more than the batch is counted (not merged) to tell whether any are left.
-      sql`select b.customer_id, c.id is not null as present, c.slug, b.waiting::int as waiting,
+      sql`select b.customer_id, c.id is not null as present, c.slug, b.reorders, b.waiting::int as waiting,
            case when x.adjust then m.partial::text end as merged,
            case when x.adjust then (
              -- apartFrom reads the other side once per month, so each side is copied once first
@@ -112,8 +114,8 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
            ) end as changes,
            case when not x.adjust then ${MERGED_PARTIAL} end as sum
          from (
-           select customer_id, remerge, count(*) over () as waiting from (
-             select customer_id, remerge from ${metricsPending} where ${after}::uuid is null or customer_id > ${after}::uuid
+           select customer_id, remerge, reorders, count(*) over () as waiting from (
+             select customer_id, remerge, reorders from ${metricsPending} where ${after}::uuid is null or customer_id > ${after}::uuid
              order by customer_id limit ${limit + 1}
            ) w order by customer_id limit ${limit}
          ) b
@@ -140,6 +142,7 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
                   changes: JSON.parse(text(r.changes)) as HoldingChange[],
                 },
           sum: r.sum === null ? null : (JSON.parse(text(r.sum)) as HoldingPartial),
+          reorders: r.reorders === true,
         },
       }),
     ),
@@ -246,8 +249,9 @@ async function storeCustomers(target: SyncDatabase, holder: string, batch: Pendi
     effect(
       sql`delete from ${holdingChanges} h using ${accounts} a where a.id = h.account_id and a.customer_id = any(${sql.param(ids)}::uuid[])`,
     ),
-    // The places of their served trades, for deep history pages, with them off the list (src/sync/ordinals.ts).
-    placeHistories(ids),
+    // The places of their served trades, for deep history pages, with them off the list
+    // (src/sync/ordinals.ts): only where a trade's place may have moved.
+    placeHistories(batch.filter((c) => c.reorders).map((c) => c.id)),
     effect(sql`delete from ${metricsPending} where customer_id = any(${sql.param(ids)}::uuid[])`),
   ]);
 }

@@ -5,11 +5,13 @@
  * range scan with an exact total (src/db/queries/paged.ts).
  *
  * A customer's places change exactly when its served trades do, and every such change puts the
- * customer in `metrics_pending` (src/sync/apply.ts, the streams' `customersOf`): a trade, an
- * account (moved, deleted, restored), a broker, the customer itself. So the places are written in
- * the transaction that stores the customer's metrics and takes it off that list
- * (src/sync/customers.ts), and read only while it is off it: "served" is decided by the same
- * fragments (src/db/served.ts) in both. Only rows whose place changed are written, so a new latest
+ * customer in `metrics_pending` with `reorders` set (src/sync/apply.ts, the streams' `customersOf`
+ * and `reorders`): a trade, an account (moved, deleted, restored), a broker, the customer itself.
+ * So the places are written in the transaction that stores the customer's metrics and takes it
+ * off that list (src/sync/customers.ts), and read only while it is off it: "served" is decided by
+ * the same fragments (src/db/served.ts) in both. A customer queued for a dividend, a share
+ * credit or a holding row alone keeps its places: none of them moves a trade, and placing a
+ * customer costs a pass over all its trades. Only rows whose place changed are written, so a new latest
  * trade writes one row; a trade booked in the past moves the ones after it. Rows of the customer
  * no longer served lose their places.
  */
@@ -27,28 +29,32 @@ const a = alias(accounts, "a");
 export function placeHistories(ids: readonly string[]): Statement<void> {
   const batch = sql`${sql.param([...ids])}::uuid[]`;
   return effect(sql`with served as materialized (
-      select t.id, t.customer_id, t.account_id,
+      select t.id, t.customer_id, t.account_id, t.ordinal, t.account_ordinal,
         row_number() over (partition by t.customer_id order by t.trade_date, t.id)::int as place,
         row_number() over (partition by t.account_id order by t.trade_date, t.id)::int as account_place
       from ${transactions} t join ${accounts} a on a.id = t.account_id
       where t.customer_id = any(${batch}) and ${live(t)} and ${servedAccount(a, sql`t.customer_id`)}
     ), placed as (
+      -- Compared in the scan above, so only the rows whose place moved are looked up to be written.
       update ${transactions} x set ordinal = s.place, account_ordinal = s.account_place
-      from served s
-      where x.id = s.id and (x.ordinal is distinct from s.place or x.account_ordinal is distinct from s.account_place)
+      from (select * from served where ordinal is distinct from place or account_ordinal is distinct from account_place) s
+      where x.id = s.id
     ), unplaced as (
+      -- Both places are written together, so a placed row has an ordinal: the partial index finds them.
       update ${transactions} x set ordinal = null, account_ordinal = null
-      where x.customer_id = any(${batch}) and (x.ordinal is not null or x.account_ordinal is not null)
+      where x.customer_id = any(${batch}) and x.ordinal is not null
         and not exists (select from served s where s.id = x.id)
+    ), per_account as (
+      select customer_id, account_id, count(*)::int as n from served group by customer_id, account_id
     ), counted as (
+      -- Counted in one pass over the batch's trades, then joined: a lateral per customer would
+      -- scan the whole batch once per customer (the materialized CTE has no index).
       insert into ${customerHistories} (customer_id, trades, account_trades)
-      select c.id, coalesce(n.trades, 0), coalesce(n.account_trades, '{}'::jsonb)
-      from ${customers} c
-      left join lateral (
-        select sum(per.n)::int as trades, jsonb_object_agg(per.account_id::text, per.n) as account_trades
-        from (select account_id, count(*)::int as n from served where customer_id = c.id group by account_id) per
-      ) n on true
+      select c.id, coalesce(sum(per.n), 0)::int,
+        coalesce(jsonb_object_agg(per.account_id::text, per.n) filter (where per.account_id is not null), '{}'::jsonb)
+      from ${customers} c left join per_account per on per.customer_id = c.id
       where c.id = any(${batch})
+      group by c.id
       on conflict (customer_id) do update set trades = excluded.trades, account_trades = excluded.account_trades
     )
     delete from ${customerHistories} h where h.customer_id = any(${batch})
@@ -62,7 +68,7 @@ export function placeHistories(ids: readonly string[]): Statement<void> {
  * one-row probe when there is nothing to do.
  */
 export const buildHistoriesOnce = (holder: string): Statement<void> =>
-  effect(sql`insert into ${metricsPending} (customer_id, remerge)
-    select customer_id, false from ${customerMetrics}
+  effect(sql`insert into ${metricsPending} (customer_id, remerge, reorders)
+    select customer_id, false, true from ${customerMetrics}
     where ${holdsLease(holder)} and not exists (select from ${customerHistories})
-    on conflict (customer_id) do nothing`);
+    on conflict (customer_id) do update set reorders = true`);

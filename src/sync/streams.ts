@@ -62,6 +62,11 @@ export interface Stream {
    */
   regroups?: boolean;
   /**
+   * True when a change can move a trade's place in its customer's history (src/sync/ordinals.ts):
+   * a trade itself, or (implied by `regroups`) which accounts are served.
+   */
+  reorders?: boolean;
+  /**
    * The holdings whose metrics a row feeds, as SQL over `r`: (account_id, stock_code, the
    * trade date from which the holding's partial must be recomputed).
    */
@@ -138,6 +143,7 @@ export const STREAMS: readonly Stream[] = [
   },
   {
     ...fromSource("transactions"),
+    reorders: true,
     // Denormalised so a customer's history is one index range scan (src/db/schema.ts).
     derived: { name: "customer_id", stream: "accounts", foreignKey: "account_id", column: "customer_id" },
     rules: [
