@@ -8,6 +8,7 @@
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import type { ProfileFigures, ProfilePart, ProfileStep } from "../../src/sync/profile";
 import type { SyncReport } from "../../src/sync/report";
 import { runSync, type SyncConfig } from "../../src/sync/run";
 
@@ -17,6 +18,7 @@ export interface ChainedRun {
   peakHeap: number;
   /** The heap when the run started, after a full collection: what was there before it. */
   startHeap: number;
+  profile: ProfileFigures;
 }
 
 // A full collection before each run, so a run's peak is not inflated by the garbage of the one
@@ -33,6 +35,8 @@ export interface Chain {
   customers: number;
   /** Trades inserted, updated or soft-deleted in the target. */
   trades: number;
+  /** Where the runs' time went, per step and part, added up over the runs (src/sync/profile.ts). */
+  profile: ProfileFigures;
 }
 
 const SAMPLE_MS = 50;
@@ -59,7 +63,7 @@ export async function syncUntilComplete(config: SyncConfig, onRun?: (run: Chaine
     collect();
     const startHeap = process.memoryUsage().heapUsed;
     const { result, peakHeap } = await withPeakHeap(() => runSync(config, { trigger: "chain", mode: "delta" }));
-    const run = { report: result.report, peakHeap, startHeap };
+    const run = { report: result.report, peakHeap, startHeap, profile: result.profile };
     runs.push(run);
     onRun?.(run, runs.length);
     if (run.report.complete) break;
@@ -73,5 +77,39 @@ export async function syncUntilComplete(config: SyncConfig, onRun?: (run: Chaine
     holdings: sum((r) => r.holdings_recomputed),
     customers: sum((r) => r.metrics_recomputed),
     trades: sum((r) => r.streams.transactions.inserted + r.streams.transactions.updated + r.streams.transactions.deleted),
+    profile: addProfiles(runs.map((r) => r.profile)),
   };
+}
+
+function addProfiles(profiles: ProfileFigures[]): ProfileFigures {
+  const total: ProfileFigures = {};
+  for (const profile of profiles) {
+    for (const [step, parts] of Object.entries(profile) as [ProfileStep, Partial<Record<ProfilePart, number>>][]) {
+      const into = (total[step] ??= {});
+      for (const [part, ms] of Object.entries(parts) as [ProfilePart, number][]) into[part] = (into[part] ?? 0) + ms;
+    }
+  }
+  return total;
+}
+
+const STEPS: ProfileStep[] = ["open", "data", "holdings", "customers", "close"];
+const PARTS: [ProfilePart, string][] = [
+  ["read", "r"],
+  ["compute", "c"],
+  ["write", "w"],
+];
+
+/**
+ * A chain's time per step, in seconds: "data r 1.2 w 3.4 · holdings r 0.5 c 1.1 w 0.9 · …"
+ * (r: waiting for a read, c: computing, w: waiting for a write; src/sync/profile.ts).
+ */
+export function profileSplit(chain: Chain): string {
+  return STEPS.flatMap((step) => {
+    const parts = chain.profile[step];
+    if (!parts) return [];
+    const shown = PARTS.filter(([part]) => parts[part] !== undefined).map(
+      ([part, letter]) => `${letter} ${(parts[part]! / 1000).toFixed(2)}`,
+    );
+    return [`${step} ${shown.join(" ")}`];
+  }).join(" · ");
 }

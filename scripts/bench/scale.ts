@@ -38,7 +38,7 @@ import {
   priceDayCodes,
   type TradingDay,
 } from "./book";
-import { syncUntilComplete, type Chain, type ChainedRun } from "./chain";
+import { profileSplit, syncUntilComplete, type Chain, type ChainedRun } from "./chain";
 import { dblinkCopy, type Timed } from "./floor";
 
 const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
@@ -233,6 +233,13 @@ export function printScaleTable(r: ScaleResult): string {
     row("trading day", r.day.chain, r.day.floor, `${seconds(r.day.lagMs)} s from commit to complete`),
     row("price day", r.priceDay.chain, r.priceDay.floor, `${seconds(r.priceDay.lagMs)} s from commit to complete`),
     row("dividend season", r.season.chain, r.season.floor, `${seconds(r.season.lagMs)} s from commit to complete`),
+    "",
+    "Where each phase's time went, in seconds, over its runs (r: waiting for a read, c: computing, w: waiting for a write; src/sync/profile.ts):",
+    "",
+    `- initial sync: ${profileSplit(r.initial)}`,
+    `- trading day: ${profileSplit(r.day.chain)}`,
+    `- price day: ${profileSplit(r.priceDay.chain)}`,
+    `- dividend season: ${profileSplit(r.season.chain)}`,
     "",
     `Served after the trading day: ${n(r.served.trades)} of its ${n(d.appended)} new trades in the target under their customer; stored metrics written after the commit for ${n(r.served.metricsAfterCommit)} of the ${n(r.served.dayCustomers)} customers who traded; ${r.served.pending} holdings or customers still pending.`,
   ];

@@ -4,6 +4,7 @@
  * page, a checksum comparison, a repair, a metrics batch); when it is spent the run stops after the step
  * it committed, keeps its cursors, and reports `complete: false`; the next run continues.
  */
+import { Profile } from "./profile";
 
 export interface BudgetLimits {
   /** Wall time for the whole run. */
@@ -55,6 +56,8 @@ const RESERVED_REQUESTS = 5;
 
 export class Budget {
   readonly limits: BudgetLimits;
+  /** Where the run's time went (src/sync/profile.ts). */
+  readonly profile = new Profile();
   private readonly started = Date.now();
   private requests = 0;
   private steps = 0;

@@ -37,6 +37,7 @@ import {
 } from "../domain";
 import { parseUnits } from "../domain/units";
 import type { Budget } from "./budget";
+import type { Profile } from "./profile";
 import { effect, int, manyRows, text, textOrNull, type SyncDatabase } from "./database";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../db/deals";
 import { renewLease } from "./lease";
@@ -212,48 +213,62 @@ const adjusted = (customer: PendingCustomer): HoldingPartial | null =>
 /** The merge to store from the target's sum, or null when a holding's partial is of another format. */
 const combined = (sum: HoldingPartial): HoldingPartial | null => (sum.format === PARTIAL_FORMAT ? combinePartials([sum]) : null);
 
-async function storeCustomers(target: SyncDatabase, holder: string, batch: PendingCustomer[]): Promise<void> {
+async function storeCustomers(target: SyncDatabase, holder: string, batch: PendingCustomer[], profile: Profile): Promise<void> {
   const present = batch.filter((c) => c.present);
-  const merges = new Map(present.map((c) => [c.id, adjusted(c) ?? (c.sum && combined(c.sum))]));
+  const merges = profile.timeSync(
+    "customers",
+    "compute",
+    () => new Map(present.map((c) => [c.id, adjusted(c) ?? (c.sum && combined(c.sum))])),
+  );
   const unadjusted = present.filter((c) => c.adjust && merges.get(c.id) === null).map((c) => c.id);
-  for (const [id, sum] of await loadSums(target, unadjusted)) merges.set(id, combined(sum));
+  for (const [id, sum] of await profile.time("customers", "read", () => loadSums(target, unadjusted)))
+    merges.set(id, combined(sum));
   // Without a merge (a partial of another format), or when a figure is undecided, the deals decide.
-  const dividends = await loadDividends(
-    target,
-    present.map((c) => c.id),
+  const dividends = await profile.time("customers", "read", () =>
+    loadDividends(
+      target,
+      present.map((c) => c.id),
+    ),
   );
   const received = (id: string) => dividends.get(id) ?? NO_DIVIDENDS;
-  const metrics = new Map([...merges].map(([id, merge]) => [id, merge && mergePartials([merge], received(id))]));
+  const metrics = profile.timeSync(
+    "customers",
+    "compute",
+    () => new Map([...merges].map(([id, merge]) => [id, merge && mergePartials([merge], received(id))])),
+  );
   const undecided = [...metrics].filter(([, m]) => m === null).map(([id]) => id);
-  for (const [id, { trades, credits }] of await loadServedTrades(target, undecided)) {
-    metrics.set(id, computeMetrics(trades, credits, received(id)));
-  }
+  const deals = await profile.time("customers", "read", () => loadServedTrades(target, undecided));
+  profile.timeSync("customers", "compute", () => {
+    for (const [id, { trades, credits }] of deals) metrics.set(id, computeMetrics(trades, credits, received(id)));
+  });
   const rows = [...metrics].map(([customer_id, m]) => ({ customer_id, ...m!, partial: merges.get(customer_id) }));
   const ids = batch.map((c) => c.id);
-  await target.run([
-    renewLease(holder),
-    // A customer the target no longer has loses its metrics; one merely deleted keeps them for a restore.
-    effect(
-      sql`delete from ${customerMetrics}
+  await profile.time("customers", "write", () =>
+    target.run([
+      renewLease(holder),
+      // A customer the target no longer has loses its metrics; one merely deleted keeps them for a restore.
+      effect(
+        sql`delete from ${customerMetrics}
         where customer_id = any(${sql.param(ids)}::uuid[]) and customer_id <> all(${sql.param(present.map((p) => p.id))}::uuid[])`,
-    ),
-    effect(
-      sql`insert into ${customerMetrics} (customer_id, stats, analytics, computed_at, partial)
+      ),
+      effect(
+        sql`insert into ${customerMetrics} (customer_id, stats, analytics, computed_at, partial)
          select r.customer_id, r.stats, r.analytics, now(), r.partial
          from json_to_recordset(${JSON.stringify(rows)}::json) as r(customer_id uuid, stats json, analytics json, partial jsonb)
          on conflict (customer_id) do update
          set stats = excluded.stats, analytics = excluded.analytics, computed_at = excluded.computed_at, partial = excluded.partial`,
-    ),
-    // The stored merges hold their holdings' partials now. Changes in accounts a customer is not
-    // served matter to no merge: serving the account again merges the customer again.
-    effect(
-      sql`delete from ${holdingChanges} h using ${accounts} a where a.id = h.account_id and a.customer_id = any(${sql.param(ids)}::uuid[])`,
-    ),
-    // The places of their served trades, for deep history pages, with them off the list
-    // (src/sync/ordinals.ts): only where a trade's place may have moved.
-    placeHistories(batch.filter((c) => c.reorders).map((c) => c.id)),
-    effect(sql`delete from ${metricsPending} where customer_id = any(${sql.param(ids)}::uuid[])`),
-  ]);
+      ),
+      // The stored merges hold their holdings' partials now. Changes in accounts a customer is not
+      // served matter to no merge: serving the account again merges the customer again.
+      effect(
+        sql`delete from ${holdingChanges} h using ${accounts} a where a.id = h.account_id and a.customer_id = any(${sql.param(ids)}::uuid[])`,
+      ),
+      // The places of their served trades, for deep history pages, with them off the list
+      // (src/sync/ordinals.ts): only where a trade's place may have moved.
+      placeHistories(batch.filter((c) => c.reorders).map((c) => c.id)),
+      effect(sql`delete from ${metricsPending} where customer_id = any(${sql.param(ids)}::uuid[])`),
+    ]),
+  );
 }
 
 /**
@@ -267,11 +282,11 @@ export function recomputeCustomers(
   holder: string,
   stored: (customers: PendingCustomer[]) => void,
 ): Promise<boolean> {
-  return readAhead<Batch<PendingCustomer>, string | null>(budget, null, {
+  return readAhead<Batch<PendingCustomer>, string | null>(budget, "customers", null, {
     read: (after) => loadCustomers(target, budget.limits.metricsCustomers, after),
     after: (batch) => afterLast(batch, (customer) => customer.id),
     async store(batch) {
-      if (batch.items.length) await storeCustomers(target, holder, batch.items);
+      if (batch.items.length) await storeCustomers(target, holder, batch.items, budget.profile);
       stored(batch.items);
     },
   });

@@ -33,6 +33,7 @@ import { SCALE } from "../domain/fixed";
 import { type PositionState, positionAt, positionSteps as walkPositionSteps } from "../domain/positions";
 import { fraction } from "../domain/rational";
 import type { Budget } from "./budget";
+import type { Profile } from "./profile";
 import { effect, int, manyRows, text, type SyncDatabase } from "./database";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../db/deals";
 import { renewLease } from "./lease";
@@ -189,8 +190,11 @@ function stepsOf(batch: PendingHolding[]) {
  * Stores each holding's new partial and position, drops the lots its queue no longer holds (all
  * of them when it was recomputed whole) and adds the lots its trades opened.
  */
-async function storeHoldings(target: SyncDatabase, holder: string, batch: PendingHolding[]): Promise<void> {
-  const points = batch.map((h) => ({ holding: h, point: continuePartial(h.resume, h.trades, h.credits) }));
+async function storeHoldings(target: SyncDatabase, holder: string, batch: PendingHolding[], profile: Profile): Promise<void> {
+  const [points, steps] = profile.timeSync("holdings", "compute", () => [
+    batch.map((h) => ({ holding: h, point: continuePartial(h.resume, h.trades, h.credits) })),
+    JSON.stringify(stepsOf(batch)),
+  ]);
   // A holding left without trades has no partial and no lots.
   const computed = points.flatMap(({ holding: h, point }) =>
     point
@@ -215,49 +219,51 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
   const stepsFrom = JSON.stringify(
     batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode, after: h.resume?.through ?? null })),
   );
-  await target.run([
-    renewLease(holder),
-    // The partial its customer's stored merge holds, unless an earlier change already recorded it.
-    effect(
-      sql`insert into ${holdingChanges} (account_id, stock_code, merged)
+  await profile.time("holdings", "write", () =>
+    target.run([
+      renewLease(holder),
+      // The partial its customer's stored merge holds, unless an earlier change already recorded it.
+      effect(
+        sql`insert into ${holdingChanges} (account_id, stock_code, merged)
          select k.account_id, k.stock_code, m.partial from jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
          left join ${holdingMetrics} m on m.account_id = k.account_id and m.stock_code = k.stock_code
          on conflict do nothing`,
-    ),
-    effect(
-      sql`delete from ${holdingMetrics} m using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
+      ),
+      effect(
+        sql`delete from ${holdingMetrics} m using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
          where m.account_id = k.account_id and m.stock_code = k.stock_code`,
-    ),
-    effect(
-      sql`insert into ${holdingMetrics} (account_id, stock_code, partial, through, consumed, opened)
+      ),
+      effect(
+        sql`insert into ${holdingMetrics} (account_id, stock_code, partial, through, consumed, opened)
          select account_id, stock_code, partial, through, consumed, opened
          from json_to_recordset(${JSON.stringify(computed)}::json) as r(account_id uuid, stock_code text, partial jsonb, through date, consumed bigint, opened bigint)`,
-    ),
-    effect(
-      // "l.at < k.upto" bounds the index range scan to the lots at the head.
-      sql`delete from ${holdingLots} l using json_to_recordset(${JSON.stringify(closed)}::json) as k(account_id uuid, stock_code text, upto bigint)
+      ),
+      effect(
+        // "l.at < k.upto" bounds the index range scan to the lots at the head.
+        sql`delete from ${holdingLots} l using json_to_recordset(${JSON.stringify(closed)}::json) as k(account_id uuid, stock_code text, upto bigint)
          where l.account_id = k.account_id and l.stock_code = k.stock_code
            and l.at < k.upto and l.at + (l.lot ->> 0)::bigint <= k.upto`,
-    ),
-    effect(
-      sql`insert into ${holdingLots} (account_id, stock_code, at, lot)
+      ),
+      effect(
+        sql`insert into ${holdingLots} (account_id, stock_code, at, lot)
          select r.account_id, r.stock_code, (l ->> 0)::bigint, l -> 1
          from json_to_recordset(${JSON.stringify(opened)}::json) as r(account_id uuid, stock_code text, lots json), json_array_elements(r.lots) l`,
-    ),
-    effect(
-      sql`delete from ${positionSteps} s using json_to_recordset(${stepsFrom}::json) as k(account_id uuid, stock_code text, after date)
+      ),
+      effect(
+        sql`delete from ${positionSteps} s using json_to_recordset(${stepsFrom}::json) as k(account_id uuid, stock_code text, after date)
          where s.account_id = k.account_id and s.stock_code = k.stock_code and s.date > coalesce(k.after, '-infinity'::date)`,
-    ),
-    effect(
-      sql`insert into ${positionSteps} (account_id, stock_code, date, traded, shares, cost_num, cost_den, cost_inexact, invested, withdrawn_num, withdrawn_den)
-         select * from json_to_recordset(${JSON.stringify(stepsOf(batch))}::json) as r(account_id uuid, stock_code text, date date,
+      ),
+      effect(
+        sql`insert into ${positionSteps} (account_id, stock_code, date, traded, shares, cost_num, cost_den, cost_inexact, invested, withdrawn_num, withdrawn_den)
+         select * from json_to_recordset(${steps}::json) as r(account_id uuid, stock_code text, date date,
            traded boolean, shares bigint, cost_num numeric, cost_den numeric, cost_inexact int, invested numeric, withdrawn_num numeric, withdrawn_den numeric)`,
-    ),
-    effect(
-      sql`delete from ${holdingsPending} p using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
+      ),
+      effect(
+        sql`delete from ${holdingsPending} p using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
          where p.account_id = k.account_id and p.stock_code = k.stock_code`,
-    ),
-  ]);
+      ),
+    ]),
+  );
 }
 
 /**
@@ -270,11 +276,11 @@ export function recomputeHoldings(
   holder: string,
   stored: (holdings: number) => void,
 ): Promise<boolean> {
-  return readAhead<Batch<PendingHolding>, HoldingKey | null>(budget, null, {
+  return readAhead<Batch<PendingHolding>, HoldingKey | null>(budget, "holdings", null, {
     read: (after) => loadHoldings(target, budget.limits.metricsTrades, after),
     after: (batch) => afterLast(batch, (h): HoldingKey => [h.accountId, h.stockCode]),
     async store(batch) {
-      if (batch.items.length) await storeHoldings(target, holder, batch.items);
+      if (batch.items.length) await storeHoldings(target, holder, batch.items, budget.profile);
       stored(batch.items.length);
     },
   });

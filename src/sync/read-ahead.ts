@@ -5,6 +5,7 @@
  * read and the one that is written (or the target and the Worker) work at the same time.
  */
 import type { Budget } from "./budget";
+import type { ProfileStep } from "./profile";
 
 export interface Batches<B, K> {
   /** Reads the batch that starts at `from`. */
@@ -20,7 +21,7 @@ export interface Batches<B, K> {
  * false when the budget ran out first. A batch read but not stored when the run stops is left
  * for the next run, which reads it again.
  */
-export async function readAhead<B, K>(budget: Budget, start: K, batches: Batches<B, K>): Promise<boolean> {
+export async function readAhead<B, K>(budget: Budget, step: ProfileStep, start: K, batches: Batches<B, K>): Promise<boolean> {
   const read = (from: K) => {
     const batch = batches.read(from);
     batch.catch(() => undefined); // a read left behind when the run stops must not be an unhandled rejection
@@ -29,7 +30,8 @@ export async function readAhead<B, K>(budget: Budget, start: K, batches: Batches
   let next: Promise<B> | undefined;
   while (!budget.spent) {
     const last = await budget.step(async () => {
-      const batch = await (next ?? read(start));
+      // Only the wait counts as the step's read: a batch read ahead costs the run nothing more.
+      const batch = await budget.profile.time(step, "read", () => next ?? read(start));
       const after = batches.after(batch);
       next = after === null ? undefined : read(after);
       await batches.store(batch);

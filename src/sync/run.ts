@@ -25,6 +25,7 @@ import { recomputePending } from "./metrics";
 import { buildHistoriesOnce } from "./ordinals";
 import { refreshLatestPrices } from "./prices";
 import { type Reconciled, reconcile, recordRepairs, requestReconciliation } from "./reconcile";
+import type { ProfileFigures } from "./profile";
 import { readAhead } from "./read-ahead";
 import { Tally, type Mode, type SyncReport, type Trigger } from "./report";
 import { STREAMS, type Stream } from "./streams";
@@ -51,6 +52,8 @@ export interface SyncOutcome {
    * and every answer carrying a valuation (a stock's latest close changed).
    */
   stale: { slugs: string[]; brokers: boolean; prices: boolean };
+  /** Where the run's time went, per step and part (src/sync/profile.ts): for the benchmarks, not the report. */
+  profile: ProfileFigures;
 }
 
 interface Run {
@@ -80,17 +83,19 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     tally: new Tally(),
     reconciled: null,
   };
-  const [taken, lease, , , , , , startOf] = await run.target.run([
-    acquireLease(run.id),
-    leaseExpiry(),
-    // After the lease: only the run that holds it records a new rules version.
-    upgradeMetricsRules(run.id),
-    buildHistoriesOnce(run.id),
-    recordDied(run.id),
-    recordStart(run.id, options.trigger, options.mode),
-    requestReconciliation(run.id, options.trigger, options.mode === "full", options.requestEvenIfBusy ?? false),
-    loadStarts(),
-  ]);
+  const [taken, lease, , , , , , startOf] = await budget.profile.time("open", "write", () =>
+    run.target.run([
+      acquireLease(run.id),
+      leaseExpiry(),
+      // After the lease: only the run that holds it records a new rules version.
+      upgradeMetricsRules(run.id),
+      buildHistoriesOnce(run.id),
+      recordDied(run.id),
+      recordStart(run.id, options.trigger, options.mode),
+      requestReconciliation(run.id, options.trigger, options.mode === "full", options.requestEvenIfBusy ?? false),
+      loadStarts(),
+    ]),
+  );
   if (!taken) throw new LeaseHeldError(lease.expiresAt, lease.retryAfterSeconds);
 
   const report = (complete: boolean) =>
@@ -122,13 +127,16 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     const complete = caughtUp && metricsDone && reconciled;
     // The latest closes travel with the held-row count: one round trip, however many codes changed.
     // A reconciliation this run completed makes the rows still held orphans (src/sync/held.ts).
-    const [held, prices] = await run.target.run([recordHeld(run.reconciled?.done ?? false), refreshLatestPrices()]);
+    const [held, prices] = await budget.profile.time("close", "write", () =>
+      run.target.run([recordHeld(run.reconciled?.done ?? false), refreshLatestPrices()]),
+    );
     [run.tally.pendingRows, run.tally.orphanRows, run.tally.pricesChanged] = [held.pending, held.orphans, prices];
     const done = report(complete);
     await finish(run, done, complete ? "complete" : "partial", null);
     return {
       report: done,
       stale: { slugs: [...run.tally.staleSlugs], brokers: run.tally.brokersChanged, prices: run.tally.pricesChanged > 0 },
+      profile: budget.profile.figures,
     };
   } catch (err) {
     await finish(run, report(false), "failed", describe(err)).catch((historyErr) =>
@@ -149,19 +157,22 @@ async function syncStream(run: Run, stream: Stream, pass: Pass): Promise<boolean
   const limits = { maxRows: budget.limits.pageRows, maxBytes: budget.limits.pageBytes };
   let cursor = pass.start.from;
   let caughtUp = !pass.start.resumes;
-  return readAhead<Page, Key>(budget, cursor, {
+  return readAhead<Page, Key>(budget, "data", cursor, {
     read: (from) => readPage(source, stream, from, pass.bound, limits),
     after: (page) => (page.exhausted ? null : page.last!),
     async store(page) {
-      if (page.last) {
+      const last = page.last;
+      if (last) {
         // The page's rows, its cursor and the lease renewal commit together or not at all.
-        const [, , ...applied] = await target.run([
-          renewLease(run.id),
-          advanceCursor(stream.name, page.last, page.exhausted, pass),
-          ...applyPage(stream, page.rows),
-        ]);
+        const [, , ...applied] = await budget.profile.time("data", "write", () =>
+          target.run([
+            renewLease(run.id),
+            advanceCursor(stream.name, last, page.exhausted, pass),
+            ...applyPage(stream, page.rows),
+          ]),
+        );
         run.tally.add(stream.name, applied.reduce(addApplied));
-        [cursor, caughtUp] = [page.last, page.exhausted];
+        [cursor, caughtUp] = [last, page.exhausted];
       } else if (!caughtUp) {
         // The pass ended on an empty page: the stream is caught up, and its re-read is due.
         await target.run([advanceCursor(stream.name, cursor, true, pass)]);
