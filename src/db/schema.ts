@@ -119,6 +119,8 @@ export const transactions = pgTable(
     index("transactions_customer_date_idx").on(t.customerId, t.tradeDate.desc(), t.id.desc()),
     index("transactions_customer_ordinal_idx").on(t.customerId, t.ordinal).where(sql`${t.ordinal} is not null`),
     index("transactions_account_ordinal_idx").on(t.accountId, t.accountOrdinal).where(sql`${t.accountOrdinal} is not null`),
+    // The trades without a place: a day's new ones, and those not served (src/sync/ordinals.ts).
+    index("transactions_unplaced_idx").on(t.customerId).where(sql`${t.ordinal} is null`),
     index("transactions_customer_stock_date_idx").on(t.customerId, t.stockCode, t.tradeDate.desc(), t.id.desc()),
     index("transactions_account_date_idx").on(t.accountId, t.tradeDate.desc(), t.id.desc()),
     // One holding's trades in FIFO order: what recomputing that holding's metrics reads.
@@ -310,9 +312,9 @@ export const metricsPending = pgTable("metrics_pending", {
    */
   remerge: boolean("remerge").notNull().default(false),
   /**
-   * Which of its trades are served, or their order, may have changed (a trade, or what decides
-   * which accounts are served): their places in its history are written again
-   * (src/sync/ordinals.ts). A dividend, a share credit or a holding row moves no trade's place.
+   * A trade it had placed moved or went, or which accounts it is served may have changed: its
+   * history is placed again from the start (src/sync/ordinals.ts). Without it, a day's new trades
+   * are appended; a dividend, a share credit or a holding row moves no trade's place.
    */
   reorders: boolean("reorders").notNull().default(false),
 });

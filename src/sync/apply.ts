@@ -85,20 +85,24 @@ const relations = (rels: readonly string[], of: (r: SQL) => SQL) =>
   );
 
 /** CTEs recording the work a change leaves: `rels` are relations of changed rows (before, after). */
-function pendingWork(stream: Stream, rels: readonly string[]): SQL[] {
+function pendingWork(stream: Stream, rels: readonly string[], change?: { before: string; after: string | null }): SQL[] {
   const ctes: SQL[] = [];
   if (stream.customersOf) {
-    const reorders = stream.regroups || stream.reorders === true;
-    // A flag once set stays set until the customer is stored (an upsert only ever sets them).
-    const raised = [stream.regroups ? sql`remerge = true` : undefined, reorders ? sql`reorders = true` : undefined].filter(
-      (s) => s !== undefined,
-    );
+    const regroups = stream.regroups ? sql`true` : sql`false`;
+    // Whose history is placed again from the start: all of them when the served accounts may change.
+    const displaced =
+      stream.displacesPlaces && change
+        ? sql` union all select customer_id, true from (${stream.displacesPlaces(name(change.before), change.after ? name(change.after) : null)}) as d(customer_id)`
+        : sql``;
+    // A flag once set stays set until the customer is stored.
     ctes.push(sql`pending_customers as (
-      insert into ${metricsPending} (customer_id, remerge, reorders)
-      select customer_id, ${stream.regroups ? sql`true` : sql`false`}, ${reorders ? sql`true` : sql`false`}
-      from (${relations(rels, stream.customersOf)}) as c(customer_id)
+      insert into ${metricsPending} as p (customer_id, remerge, reorders)
+      select customer_id, ${regroups}, bool_or(reorders) from (
+        select customer_id, ${regroups} as reorders from (${relations(rels, stream.customersOf)}) as c(customer_id)${displaced}
+      ) w
       where customer_id is not null
-      on conflict (customer_id) do ${raised.length ? sql`update set ${sql.join(raised, sql`, `)}` : sql`nothing`}
+      group by customer_id
+      on conflict (customer_id) do update set remerge = p.remerge or excluded.remerge, reorders = p.reorders or excluded.reorders
     )`);
   }
   if (stream.pricesOf) {
@@ -181,7 +185,7 @@ function upsertStatement(stream: Stream, rows: string): SQL {
         returning c.id
       )`;
     }),
-    ...pendingWork(stream, ["changed_before", "upserted"]),
+    ...pendingWork(stream, ["changed_before", "upserted"], { before: "changed_before", after: "upserted" }),
   ];
   const newlyDeleted = sql`u.deleted_at is not null and b.deleted_at is null`;
   const goneSlugs = stream.slug
@@ -253,7 +257,7 @@ export function removeRows(stream: Stream, gone: SQL): Statement<Applied> {
         returning c.id
       )`;
     }),
-    ...pendingWork(stream, ["removed"]),
+    ...pendingWork(stream, ["removed"], { before: "removed", after: null }),
   ];
   const goneSlugs = stream.slug
     ? sql`array(select ${name(stream.slug)} from removed where ${name(stream.slug)} is not null)`

@@ -42,7 +42,7 @@ import { effect, int, manyRows, text, textOrNull, type SyncDatabase } from "./da
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../db/deals";
 import { renewLease } from "./lease";
 import { apartFrom, copied, mergedPartial } from "./merge-sql";
-import { placeHistories } from "./ordinals";
+import { appendHistories, placeHistories } from "./ordinals";
 import { afterLast, type Batch, readAhead } from "./read-ahead";
 
 /** The customer being merged (`c`), and the account its rows are read through (`a`). */
@@ -65,7 +65,7 @@ export interface PendingCustomer {
   adjust: { merged: HoldingPartial; changes: HoldingChange[] } | null;
   /** Without `adjust`: its served holdings' partials added up by the target, every holding's top deals kept. */
   sum: HoldingPartial | null;
-  /** Its trades' places must be written again (metrics_pending.reorders). */
+  /** A trade it had placed moved or went, or which accounts it is served changed (metrics_pending.reorders). */
   reorders: boolean;
 }
 
@@ -264,8 +264,10 @@ async function storeCustomers(target: SyncDatabase, holder: string, batch: Pendi
         sql`delete from ${holdingChanges} h using ${accounts} a where a.id = h.account_id and a.customer_id = any(${sql.param(ids)}::uuid[])`,
       ),
       // The places of their served trades, for deep history pages, with them off the list
-      // (src/sync/ordinals.ts): only where a trade's place may have moved.
-      placeHistories(batch.filter((c) => c.reorders).map((c) => c.id)),
+      // (src/sync/ordinals.ts): a day's new trades appended where nothing placed moved, the rest
+      // placed again from the start.
+      appendHistories(present.filter((c) => !c.reorders).map((c) => c.id)),
+      placeHistories(ids),
       effect(sql`delete from ${metricsPending} where customer_id = any(${sql.param(ids)}::uuid[])`),
     ]),
   );

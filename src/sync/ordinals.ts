@@ -5,13 +5,17 @@
  * range scan with an exact total (src/db/queries/paged.ts).
  *
  * A customer's places change exactly when its served trades do, and every such change puts the
- * customer in `metrics_pending` with `reorders` set (src/sync/apply.ts, the streams' `customersOf`
- * and `reorders`): a trade, an account (moved, deleted, restored), a broker, the customer itself.
+ * customer in `metrics_pending` (src/sync/apply.ts, the streams' `customersOf`): a trade, an
+ * account (moved, deleted, restored), a broker, the customer itself.
  * So the places are written in the transaction that stores the customer's metrics and takes it
  * off that list (src/sync/customers.ts), and read only while it is off it: "served" is decided by
- * the same fragments (src/db/served.ts) in both. A customer queued for a dividend, a share
- * credit or a holding row alone keeps its places: none of them moves a trade, and placing a
- * customer costs a pass over all its trades. Only rows whose place changed are written, so a new latest
+ * the same fragments (src/db/served.ts) in both.
+ *
+ * Placing a customer from the start costs a pass over all its trades, so it is done only when
+ * needed: `reorders` is set when a trade that had a place moved or went (the transactions
+ * stream's `displacesPlaces`) or when which accounts are served may have changed. A day's new
+ * trades, dated after the customer's last placed one, are appended (appendHistories: only the
+ * new rows are read and written), and a dividend, a share credit or a holding row moves nothing. Only rows whose place changed are written, so a new latest
  * trade writes one row; a trade booked in the past moves the ones after it. Rows of the customer
  * no longer served lose their places.
  */
@@ -25,15 +29,72 @@ import { holdsLease } from "./lease";
 const t = alias(transactions, "t");
 const a = alias(accounts, "a");
 
-/** Places these customers' served trades and records their counts; a customer the target no longer has loses its row. */
-export function placeHistories(ids: readonly string[]): Statement<void> {
+/** SQL: served trade `t` of account `a` (joined), unplaced. */
+const servedTrade = sql`${live(t)} and ${servedAccount(a, sql`t.customer_id`)}`;
+
+/**
+ * Appends to these customers' histories the served trades that have no place yet, when all of
+ * them come after the customer's last placed trade (a new trading day): each takes the next
+ * place in its customer's history and in its account's, and the counts grow by them. A customer
+ * with an unplaced trade at or before its last placed one is left as it is, for placeHistories.
+ * Only for customers not flagged `reorders`: no placed trade of theirs moved or went.
+ */
+export function appendHistories(ids: readonly string[]): Statement<void> {
   const batch = sql`${sql.param([...ids])}::uuid[]`;
-  return effect(sql`with served as materialized (
+  return effect(sql`with stored as (
+      select h.customer_id, h.trades, h.account_trades, l.trade_date as last_date, l.id as last_id
+      from ${customerHistories} h
+      left join lateral (
+        select t.trade_date, t.id from ${transactions} t where t.customer_id = h.customer_id and t.ordinal = h.trades
+      ) l on true
+      where h.customer_id = any(${batch}) and (h.trades = 0 or l.id is not null)
+    ), fresh as materialized (
+      -- transactions_unplaced_idx: the rows without a place, mostly the day's new ones.
+      select t.id, t.customer_id, t.account_id, t.trade_date from stored s
+      join ${transactions} t on t.customer_id = s.customer_id and t.ordinal is null
+      join ${accounts} a on a.id = t.account_id
+      where ${servedTrade}
+    ), appendable as (
+      select s.* from stored s where not exists (
+        select from fresh f where f.customer_id = s.customer_id and (f.trade_date, f.id) <= (s.last_date, s.last_id))
+    ), numbered as (
+      select f.id, f.customer_id, f.account_id,
+        (s.trades + row_number() over (partition by f.customer_id order by f.trade_date, f.id))::int as place,
+        (coalesce((s.account_trades ->> f.account_id::text)::int, 0)
+          + row_number() over (partition by f.account_id order by f.trade_date, f.id))::int as account_place
+      from fresh f join appendable s using (customer_id)
+    ), placed as (
+      update ${transactions} x set ordinal = n.place, account_ordinal = n.account_place from numbered n where x.id = n.id
+    ), grown as (
+      select customer_id, max(place) as trades, jsonb_object_agg(account_id::text, account_place) as accounts
+      from (select customer_id, account_id, max(place) as place, max(account_place) as account_place from numbered
+        group by customer_id, account_id) per
+      group by customer_id
+    )
+    update ${customerHistories} h set trades = g.trades, account_trades = h.account_trades || g.accounts
+    from grown g where h.customer_id = g.customer_id`);
+}
+
+/**
+ * Places these customers' served trades from the start and records their counts, for those that
+ * need it: flagged `reorders` (metrics_pending), never placed, or left with an unplaced trade by
+ * appendHistories. A customer the target no longer has loses its row.
+ */
+export function placeHistories(ids: readonly string[]): Statement<void> {
+  const all = sql`${sql.param([...ids])}::uuid[]`;
+  const batch = sql`(select id from chosen)`;
+  return effect(sql`with chosen as materialized (
+      select c.id from unnest(${all}) as c(id)
+      where exists (select from ${metricsPending} p where p.customer_id = c.id and p.reorders)
+        or not exists (select from ${customerHistories} h where h.customer_id = c.id)
+        or exists (select from ${transactions} t join ${accounts} a on a.id = t.account_id
+          where t.customer_id = c.id and t.ordinal is null and ${servedTrade})
+    ), served as materialized (
       select t.id, t.customer_id, t.account_id, t.ordinal, t.account_ordinal,
         row_number() over (partition by t.customer_id order by t.trade_date, t.id)::int as place,
         row_number() over (partition by t.account_id order by t.trade_date, t.id)::int as account_place
       from ${transactions} t join ${accounts} a on a.id = t.account_id
-      where t.customer_id = any(${batch}) and ${live(t)} and ${servedAccount(a, sql`t.customer_id`)}
+      where t.customer_id in ${batch} and ${servedTrade}
     ), placed as (
       -- Compared in the scan above, so only the rows whose place moved are looked up to be written.
       update ${transactions} x set ordinal = s.place, account_ordinal = s.account_place
@@ -42,7 +103,7 @@ export function placeHistories(ids: readonly string[]): Statement<void> {
     ), unplaced as (
       -- Both places are written together, so a placed row has an ordinal: the partial index finds them.
       update ${transactions} x set ordinal = null, account_ordinal = null
-      where x.customer_id = any(${batch}) and x.ordinal is not null
+      where x.customer_id in ${batch} and x.ordinal is not null
         and not exists (select from served s where s.id = x.id)
     ), per_account as (
       select customer_id, account_id, count(*)::int as n from served group by customer_id, account_id
@@ -53,11 +114,11 @@ export function placeHistories(ids: readonly string[]): Statement<void> {
       select c.id, coalesce(sum(per.n), 0)::int,
         coalesce(jsonb_object_agg(per.account_id::text, per.n) filter (where per.account_id is not null), '{}'::jsonb)
       from ${customers} c left join per_account per on per.customer_id = c.id
-      where c.id = any(${batch})
+      where c.id in ${batch}
       group by c.id
       on conflict (customer_id) do update set trades = excluded.trades, account_trades = excluded.account_trades
     )
-    delete from ${customerHistories} h where h.customer_id = any(${batch})
+    delete from ${customerHistories} h where h.customer_id = any(${all})
       and not exists (select from ${customers} c where c.id = h.customer_id)`);
 }
 

@@ -62,10 +62,13 @@ export interface Stream {
    */
   regroups?: boolean;
   /**
-   * True when a change can move a trade's place in its customer's history (src/sync/ordinals.ts):
-   * a trade itself, or (implied by `regroups`) which accounts are served.
+   * The customers whose history must be placed again from the start (src/sync/ordinals.ts), as
+   * SQL over the changed rows as they were (`before`) and as they are (`after`, null when removed):
+   * a row that held a place lost it or may have moved. A change to which accounts are served
+   * (`regroups`) does it for every customer it touches; a trade added after the customer's last
+   * placed one only appends.
    */
-  reorders?: boolean;
+  displacesPlaces?: (before: SQL, after: SQL | null) => SQL;
   /**
    * The holdings whose metrics a row feeds, as SQL over `r`: (account_id, stock_code, the
    * trade date from which the holding's partial must be recomputed).
@@ -143,7 +146,15 @@ export const STREAMS: readonly Stream[] = [
   },
   {
     ...fromSource("transactions"),
-    reorders: true,
+    displacesPlaces: (before, after) =>
+      after
+        ? // Both owners: the row left one history and brings its old place into the other.
+          sql`select x.customer_id from ${before} b join ${after} u using (id)
+            cross join lateral (values (b.customer_id), (u.customer_id)) as x(customer_id)
+            where b.ordinal is not null
+              and (b.trade_date, b.account_id, b.customer_id, b.deleted_at, b.rejected)
+                is distinct from (u.trade_date, u.account_id, u.customer_id, u.deleted_at, u.rejected)`
+        : sql`select customer_id from ${before} where ordinal is not null`,
     // Denormalised so a customer's history is one index range scan (src/db/schema.ts).
     derived: { name: "customer_id", stream: "accounts", foreignKey: "account_id", column: "customer_id" },
     rules: [

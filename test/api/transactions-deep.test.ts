@@ -130,6 +130,65 @@ describe("a long history, synced", () => {
     await expectPages(dbs, `${all}/${account.id}`, inFirst, [1, 20, Math.ceil(inFirst.length / PER_PAGE)]);
   }, 120_000);
 
+  it("appends a new day's trades after the last placed one, through a fee edited meanwhile, and a dividend moves nothing", async () => {
+    const { book, customer, account, second } = longBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    const before = await dbs.target.query(`select id, ordinal from transactions where customer_id = $1 order by ordinal`, [
+      customer.id,
+    ]);
+    // A new trading day in both accounts, a fee mended on an old trade, and a cash dividend.
+    const more = new Book();
+    const stamp = { updated_at: "2025-06-01T00:00:00.000000Z" };
+    const day = more.trade({
+      account_id: second.id,
+      trade_date: "2024-01-02",
+      type: "buy",
+      quantity: 3,
+      price: "1000",
+      ...stamp,
+    });
+    const later = more.trade({
+      account_id: account.id,
+      trade_date: "2024-01-03",
+      type: "sell",
+      quantity: 2,
+      price: "1100",
+      ...stamp,
+    });
+    await insertSource(dbs.source, "transactions", [day, later]);
+    const old = book.transactions[10]!;
+    await dbs.source.query(`update transactions set fee = fee + 1, updated_at = '2025-06-01' where id = $1`, [old.id]);
+    const dividend = more.corporateAction({
+      account_id: account.id,
+      type: "cash_dividend",
+      ex_date: "2021-01-04",
+      quantity: 100,
+      gross_amount: "100000",
+      ...stamp,
+    });
+    await insertSource(dbs.source, "corporate_actions", [dividend]);
+    await synced(dbs.env);
+
+    // The places the first run gave stay; the new trades take the next two.
+    const after = await dbs.target.query(`select id, ordinal from transactions where customer_id = $1 order by ordinal`, [
+      customer.id,
+    ]);
+    expect(after).toEqual([...before, { id: day.id, ordinal: TRADES + 1 }, { id: later.id, ordinal: TRADES + 2 }]);
+    const trades = newestFirst([...book.transactions, day, later]);
+    const last = Math.ceil(trades.length / PER_PAGE);
+    await expectPages(
+      dbs,
+      `/api/transactions/${customer.slug}`,
+      trades.map((t) => t.id),
+      [1, 2, last],
+    );
+    for (const acc of [account, second]) {
+      const ids = trades.filter((t) => t.account_id === acc.id).map((t) => t.id);
+      await expectPages(dbs, `/api/transactions/${customer.slug}/${acc.id}`, ids, [1, Math.ceil(ids.length / PER_PAGE)]);
+    }
+  }, 120_000);
+
   it("reads about a page of trades for the last page as for the first, the customer's and an account's", async () => {
     const { book, customer, account } = longBook();
     const dbs = await withSource(book);

@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_unplaced_idx" ON "transactions" USING btree ("customer_id") WHERE "transactions"."ordinal" is null;
