@@ -140,7 +140,10 @@ export const transactions = pgTable(
  * booked again under a new id is repaired by reconciliation), and latest_prices decides.
  */
 export const stockPrices = pgTable("stock_prices", { id: sourceId(), ...stockPriceColumns(), ...mirrored() }, (t) => [
-  index("stock_prices_stock_date_idx").on(t.stockCode, t.tradeDate.desc()),
+  // A stock's latest close on or before a day, with the tie-break of two closes of one day
+  // (src/sync/prices.ts, src/db/queries/performance.ts): one index tuple per probe, where an
+  // index on the date alone made the planner fetch and sort every earlier close of the stock.
+  index("stock_prices_stock_date_idx").on(t.stockCode, t.tradeDate.desc(), t.sourceUpdatedAt.desc(), t.id.desc()),
 ]);
 
 /**

@@ -11,7 +11,7 @@ import type { Db } from "../client";
 import { type CorporateActionList, corporateActionsOf, corporateActionsQuery } from "./corporate-actions";
 import { type Aggregate, aggregateOf, aggregateQuery } from "./customer";
 import { type HistoryPage, historyOf, historyQuery } from "./history";
-import { type PerformanceRow, performanceOf, performanceQuery, withExactCosts } from "./performance";
+import { type PerformanceRow, performanceOf, performanceQuery, withExactCosts, withoutJit } from "./performance";
 
 /**
  * How many of each kind the page lists, newest first: the corporate-actions list's default page
@@ -60,7 +60,8 @@ export async function findCustomerPage(
   const today = { range: "1d" } as const;
   const chosen = range ? { range } : undefined;
   // The optional statements after the fixed ones, their results read back by the same positions.
-  const [found, dividends, credits, todayRows, ...rest] = await db.batch([
+  const [, found, dividends, credits, todayRows, ...rest] = await db.batch([
+    withoutJit(db),
     aggregateQuery(db, slug),
     first("cash_dividend"),
     first("share_dividend"),

@@ -95,6 +95,13 @@ export function performanceQuery(db: Db, slug: Lookup, query: PerformanceQuery, 
   return db.execute<PerformanceRow>(performanceSql(slug, query, benchmark));
 }
 
+/**
+ * Sent before the statement, in the same batch: its many small probes add up to a cost estimate
+ * past jit_above_cost, and compiling it took ~220 ms of a ~300 ms read on PostgreSQL 15, as it
+ * did for the sync's batches (src/sync/database.ts).
+ */
+export const withoutJit = (db: Db) => db.execute(sql`set local jit = off`);
+
 /** The statement itself. */
 function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string) {
   const kind = query.from ? "from" : (query.range ?? "max");
@@ -245,7 +252,8 @@ export function performanceOf(
 
 /** The customer's performance over the period `query` names; "building" while its steps are not built yet. */
 export async function findPerformance(db: Db, slug: Lookup, query: PerformanceQuery, benchmark: string) {
-  return performanceOf(await withExactCosts(db, (await performanceQuery(db, slug, query, benchmark)).rows), query, benchmark);
+  const [, read] = await db.batch([withoutJit(db), performanceQuery(db, slug, query, benchmark)]);
+  return performanceOf(await withExactCosts(db, read.rows as PerformanceRow[]), query, benchmark);
 }
 
 const isInexact = (position: UnpricedPosition) => position[2] > 0;

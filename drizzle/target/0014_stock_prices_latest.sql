@@ -1,0 +1,2 @@
+DROP INDEX "stock_prices_stock_date_idx";--> statement-breakpoint
+CREATE INDEX "stock_prices_stock_date_idx" ON "stock_prices" USING btree ("stock_code","trade_date" DESC NULLS LAST,"source_updated_at" DESC NULLS LAST,"id" DESC NULLS LAST);
