@@ -9,7 +9,7 @@
  * Sums of shares × close are exact (numeric) and travel as text; a position's cost and a sell's
  * proceeds are fractions and travel as numerator and denominator.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { performanceFigures } from "../../domain/performance";
 import { exactCosts } from "../../domain/positions";
@@ -34,6 +34,7 @@ import type { Lookup } from "./types";
 const a = alias(accounts, "a");
 const ca = alias(corporateActions, "ca");
 const p = alias(stockPrices, "p");
+const q = alias(stockPrices, "q");
 const h = alias(holdings, "h");
 const t = alias(transactions, "t");
 const c = alias(corporateActions, "c");
@@ -102,13 +103,25 @@ export function performanceQuery(db: Db, slug: Lookup, query: PerformanceQuery, 
  */
 export const withoutJit = (db: Db) => db.execute(sql`set local jit = off`);
 
+/**
+ * SQL: the close_price of `code`'s latest live close on or before `day` (with the tie-break of two
+ * closes of one day), when `when` holds. In two steps, its date by max() and then the row of that
+ * date, so each is one index probe (stock_prices_stock_date_idx) whatever the planner's
+ * statistics: asked as one ORDER BY ... LIMIT 1 on a target whose statistics lagged (a book just
+ * loaded), the planner fetched and sorted every earlier close of the stock, per point and
+ * position (seconds a read on the sync bench).
+ */
+const closeOn = (code: SQL, day: SQL, when: SQL = sql`true`) => sql`
+  select p.close_price from ${stockPrices} p
+  where ${when} and p.stock_code = ${code} and ${live(p)} and p.trade_date = (
+    select max(q.trade_date) from ${stockPrices} q where q.stock_code = ${code} and q.trade_date <= ${day} and ${live(q)})
+  order by p.source_updated_at desc, p.id desc limit 1`;
+
 /** The statement itself. */
 function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string) {
   const kind = query.from ? "from" : (query.range ?? "max");
   const period = PERIODS[kind] ?? null;
-  const latestClose = (code: ReturnType<typeof sql>, day: ReturnType<typeof sql>) => sql`(
-    select p.close_price from ${stockPrices} p where p.stock_code = ${code} and p.trade_date <= ${day} and ${live(p)}
-    order by p.trade_date desc, p.source_updated_at desc, p.id desc limit 1)`;
+  const latestClose = (code: SQL, day: SQL) => sql`(${closeOn(code, day)})`;
   return sql`
     with customer as (
       select ${customers.id} as id from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
@@ -166,11 +179,7 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
         where s.account_id = pos.account_id and s.stock_code = pos.stock_code and s.date <= n.d
         order by s.date desc limit 1
       ) st
-      left join lateral (
-        select p.close_price from ${stockPrices} p
-        where st.shares > 0 and p.stock_code = pos.stock_code and p.trade_date <= n.d and ${live(p)}
-        order by p.trade_date desc, p.source_updated_at desc, p.id desc limit 1
-      ) pr on true
+      left join lateral (${closeOn(sql`pos.stock_code`, sql`n.d`, sql`st.shares > 0`)}) pr on true
       where n.d is not null
       group by n.d
     ),
