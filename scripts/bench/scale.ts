@@ -151,6 +151,10 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
       const initial = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
       log("initial floor: dblink copy");
       const initialFloor = await dblinkCopy(floor, sourceDb, null);
+      // The planner's statistics, as autovacuum keeps them where it runs (this machine's
+      // PostgreSQL has it off; scripts/bench/sync.ts). Not timed.
+      const analyzed = () => target.query("analyze");
+      await analyzed();
 
       /** A change committed by `apply`, synced by chained runs, then copied over dblink: its floor. */
       const afterCommit = async <T>(name: string, apply: () => Promise<T>): Promise<Synced<T>> => {
@@ -161,7 +165,9 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
         log(`${name} committed: ${JSON.stringify(what)}`);
         const chain = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
         const lagMs = performance.now() - at;
-        return { ...what, chain, lagMs, committedAt, floor: await dblinkCopy(floor, sourceDb, from) };
+        const copied = await dblinkCopy(floor, sourceDb, from);
+        await analyzed();
+        return { ...what, chain, lagMs, committedAt, floor: copied };
       };
       const day = await afterCommit("trading day", () => applyTradingDay(source));
 

@@ -12,7 +12,8 @@
  *   then made-up codes), which moves latest_prices and recomputes no customer's metrics;
  * - "dividend season": a share credit for 30% of the positions on a new date
  *   (scripts/bench/book.ts), each continuing its holding's stored partial;
- * - one new trade for a customer with 100,000 trades: in a small holding, then in the large one.
+ * - one new trade for a customer with 100,000 trades: in a small holding, then in the large one;
+ * - reads on the synced book: performance, deep history pages, invalidation (scripts/bench/reads.ts).
  *
  * Each phase is printed beside a floor measured in the same run on the same PostgreSQL server:
  * the same changed rows copied database to database by `INSERT ... SELECT` over dblink (one
@@ -41,8 +42,9 @@ import {
   priceDayCodes,
   type TradingDay,
 } from "./book";
-import { syncUntilComplete, type Chain } from "./chain";
+import { profileSplit, syncUntilComplete, type Chain } from "./chain";
 import { dblinkCopy, type Timed } from "./floor";
+import { measureReads, printReads, type ReadsResult } from "./reads";
 
 const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1000);
@@ -100,6 +102,7 @@ export interface SyncBenchResult {
   priceDay: PriceDay;
   season: DividendSeason;
   oneTrade: OneTrade[];
+  reads: ReadsResult;
 }
 
 async function connect(database: string): Promise<pg.Client> {
@@ -144,11 +147,19 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
       await syncUntilComplete(config);
     };
     /** Syncs what changed since `since`, then copies the same rows over dblink: the floor. */
+    /**
+     * The planner's statistics, as autovacuum keeps them on a server that runs it (Neon does; this
+     * machine's PostgreSQL runs with autovacuum off, so without this the target's tables would
+     * never be analyzed and every later phase would be planned on guesses). Not timed.
+     */
+    const analyzed = () => targetPg.query("analyze");
     const phase = async (name: string, since: string | null): Promise<Phase> => {
       log(`${name}: syncing`);
       const sync = await syncUntilComplete(config);
       log(`${name}: ${sync.runs.length} runs, ${(sync.ms / 1000).toFixed(1)} s; floor`);
-      return { name, sync, floor: await dblinkCopy(floor, sourceDb, since) };
+      const copied = await dblinkCopy(floor, sourceDb, since);
+      await analyzed();
+      return { name, sync, floor: copied };
     };
     try {
       const phases = [await phase("initial", null)];
@@ -190,6 +201,7 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
         label: "large",
       });
       await syncUntilComplete(config);
+      await analyzed();
       const { rows: holdings } = await sourcePg.query(
         `select h.account_id, h.stock_code, count(*)::int as trades
          from accounts a join transactions h on h.account_id = a.id
@@ -243,13 +255,25 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
           readFloorMs: reads.sort((a, b) => a - b)[1]!,
         });
       }
-      return { sourceRows, phases, tradingDay, priceDay, season, oneTrade };
+      log("reads: performance, deep history pages, invalidation");
+      const { rows: slugs } = await targetPg.query(
+        `select
+           (select c.slug from customers c join accounts a on a.customer_id = c.id where a.account_no like 'large-%' limit 1) as large,
+           (select c.slug from customers c join transactions t on t.customer_id = c.id
+            group by c.slug order by abs(count(*) - 1000), c.slug limit 1) as typical`,
+      );
+      const reads = await measureReads(config.DATABASE_URL, slugs[0]);
+      return { sourceRows, phases, tradingDay, priceDay, season, oneTrade, reads };
     } finally {
       await Promise.all([floor.end(), sourcePg.end(), targetPg.end()]);
     }
   } finally {
-    for (const db of [targetDb, sourceDb, floorDb]) {
-      await fetch(`${server.url}/__drop?database=${db}`, { method: "POST" }).catch(() => undefined);
+    // BENCH_KEEP=1 leaves the databases for a look at the plans (EXPLAIN on the synced book).
+    if (process.env.BENCH_KEEP) log(`kept ${targetDb}, ${sourceDb}, ${floorDb}`);
+    else {
+      for (const db of [targetDb, sourceDb, floorDb]) {
+        await fetch(`${server.url}/__drop?database=${db}`, { method: "POST" }).catch(() => undefined);
+      }
     }
     await server.close();
   }
@@ -287,6 +311,14 @@ export function printSyncTable(r: SyncBenchResult): string {
       `| ${o.name} | ${n(o.customerTrades)} | ${n(o.holdingTrades)} | ${n(o.tradesRead)} | ${o.sync.holdings} | ${o.sync.customers} | ${o.sync.metricsMs.toFixed(0)} | ${o.readFloorMs.toFixed(0)} | ${o.sync.ms.toFixed(0)} | ${o.floor.ms.toFixed(0)} |`,
     );
   }
+  lines.push(
+    "",
+    "Where each phase's time went, in seconds, over its runs (r: waiting for a read, c: computing, w: waiting for a write; src/sync/profile.ts):",
+    "",
+    ...r.phases.map(({ name, sync }) => `- ${name}: ${profileSplit(sync)}`),
+    ...r.oneTrade.map((o) => `- ${o.name}: ${profileSplit(o.sync)}`),
+  );
+  lines.push("", printReads(r.reads));
   return lines.join("\n");
 }
 
