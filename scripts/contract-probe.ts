@@ -54,20 +54,24 @@ async function main() {
     path.replace("{slug}", "nobody-here-at-all").replace("{accountId}", "00000000-0000-4000-8000-000000000000");
   console.log(`probing ${base} with customer ${slug}, account ${accountId}, ${brokers.data.length} brokers`);
 
+  // The document's paths are the full ones (`/api/...`).
   const operations = Object.entries(doc.paths).flatMap(([template, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ template, method: method.toUpperCase(), op })),
+    Object.entries(methods).map(([method, op]) => ({
+      template,
+      method: method.toUpperCase(),
+      op,
+      headers: template.startsWith("/api/sync") ? admin : {},
+    })),
   );
-  for (const { template, method, op } of operations) {
-    const path = fill(`/api${template.replace(/^\/api/, "")}`);
-    const isAdmin = template.startsWith("/sync");
-    const headers = isAdmin ? admin : {};
+  for (const { template, method, op, headers } of operations) {
+    const path = fill(template);
     const ok = await send(op.operationId, path, { method, headers });
     const etag = ok.headers.get("ETag");
     if (etag) await send(op.operationId, path, { method, headers: { ...headers, "If-None-Match": etag } }, 304);
     const query = (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);
     for (const name of query) await send(op.operationId, `${path}?${name}=${badValue(name)}`, { method, headers }, 400);
-    if (template.includes("{")) await send(op.operationId, unknown(`/api${template}`), { method, headers }, 404);
-    if (isAdmin) await send(op.operationId, path, { method }, 401);
+    if (template.includes("{")) await send(op.operationId, unknown(template), { method, headers }, 404);
+    if (headers === admin) await send(op.operationId, path, { method }, 401);
     await send(op.operationId, path, { method: method === "GET" ? "DELETE" : "PUT", headers }, 405);
   }
 
@@ -87,10 +91,10 @@ async function main() {
   }
   await fault(target, "error500");
   try {
-    for (const { template, method, op } of operations) {
-      if (method !== "GET" || template === "/openapi.json" || template === "/docs" || template === "/health/live") continue;
+    for (const { template, method, op, headers } of operations) {
+      if (method !== "GET" || ["/api/openapi.json", "/api/docs", "/api/health/live"].includes(template)) continue;
       // An unknown slug: no cached answer can stand in for the database (stale-if-error).
-      await send(op.operationId, unknown(`/api${template}`), { headers: template.startsWith("/sync") ? admin : {} });
+      await send(op.operationId, unknown(template), { headers });
     }
   } finally {
     await fault(target, "off");
@@ -114,7 +118,8 @@ async function main() {
 function badValue(name: string): string {
   if (name === "page") return "99999999999999999999";
   if (name.endsWith("_date") || name === "from" || name === "to") return "2024-02-30";
-  return "nonsense";
+  // Malformed, not merely unknown: an unknown broker or stock code is a filter that matches nothing.
+  return "n%21";
 }
 
 main().catch((error) => {
