@@ -19,21 +19,26 @@ import { ZERO, add, fraction, integer, mul } from "./rational";
 import type { CreditInput, TradeInput } from "./types";
 
 /**
- * Where a position stands after a date: its shares and their average cost C, in units of 10^-4
- * đồng / SCALE (fixed.ts), within `inexact` units of the exact C (strictly; exact when 0).
+ * Where a position stands after a date: its shares and their average cost C in 10^-4 đồng, within
+ * `inexact` units of 10^-4 đồng / SCALE (fixed.ts) of the exact C (strictly; exact when 0).
  *
- * C is kept in the fixed scale for the reason average-cost.ts gives: each partial sell leaves
- * C * (Q - m) / Q, whose exact denominator multiplies by Q / gcd at every sell, so a position
- * trimmed tens of thousands of times would carry (and store at every step) a fraction of
- * hundreds of thousands of digits, and its walk would cost the square of its trades. Only an
- * unpriced position's value reads C; a read that meets an inexact one asks for the exact C of
- * that position (exactCosts) instead.
+ * C is exact while its denominator stays small, as it does for a position sold a few times. Each
+ * partial sell leaves C * (Q - m) / Q, whose exact denominator multiplies by Q / gcd at every
+ * sell, so a position trimmed tens of thousands of times would carry (and store at every step) a
+ * fraction of hundreds of thousands of digits, and its walk would cost the square of its trades
+ * (average-cost.ts keeps its C in the fixed scale for the same reason). Past MAX_DENOMINATOR, C is
+ * truncated to the fixed scale and counted inexact. Only an unpriced position's value reads C;
+ * a read that meets an inexact one asks for the exact C of that position (exactCosts) instead,
+ * one more round trip, so the bound is set where real books never reach it.
  */
 export interface PositionState {
   shares: number;
-  cost: bigint;
+  cost: Fraction;
   inexact: number;
 }
+
+/** A denominator past this (10^40) brings C to the fixed scale (whose denominator is ~1.4 × 10^30). */
+const MAX_DENOMINATOR = 10n ** 40n;
 
 export interface PositionStep extends PositionState {
   date: string;
@@ -45,17 +50,15 @@ export interface PositionStep extends PositionState {
   withdrawn: Fraction;
 }
 
-export const EMPTY_POSITION: PositionState = { shares: 0, cost: 0n, inexact: 0 };
+export const EMPTY_POSITION: PositionState = { shares: 0, cost: ZERO, inexact: 0 };
 
-/** A position whose C was stored as any fraction, in the fixed scale (truncated, and counted inexact when it was). */
-export function positionAt(shares: number, cost: Fraction, inexact: number): PositionState {
+/** C and how inexact it is, brought to the fixed scale (truncated) when its denominator passed MAX_DENOMINATOR. */
+export function bounded(cost: Fraction, inexact: number): { cost: Fraction; inexact: number } {
+  if (cost.den <= MAX_DENOMINATOR) return { cost, inexact };
   const scaled = cost.num * SCALE;
   const truncated = scaled / cost.den;
-  return { shares, cost: truncated, inexact: inexact + (truncated * cost.den === scaled ? 0 : 1) };
+  return { cost: fraction(truncated, SCALE), inexact: inexact + (truncated * cost.den === scaled ? 0 : 1) };
 }
-
-/** C as a fraction of 10^-4 đồng: what a point's value adds for an unpriced position. */
-export const costFraction = (state: PositionState): Fraction => fraction(state.cost, SCALE);
 
 /**
  * The steps of one holding's ledger events after `start` (all of them from an empty position
@@ -75,19 +78,15 @@ export function positionSteps(
     for (const trade of events.trades) {
       if (trade.type === "buy") {
         shares += trade.quantity;
-        cost += costOf(trade) * SCALE;
+        cost = add(cost, integer(costOf(trade)));
         invested += costOf(trade);
         continue;
       }
       const matched = Math.min(trade.quantity, shares);
       if (matched === 0) continue;
       withdrawn = add(withdrawn, fraction(netOf(trade) * BigInt(matched), BigInt(trade.quantity)));
-      if (matched === shares) [cost, inexact] = [0n, 0];
-      else {
-        const left = cost * BigInt(shares - matched);
-        cost = left / BigInt(shares);
-        if (cost * BigInt(shares) !== left) inexact++;
-      }
+      if (matched === shares) [cost, inexact] = [ZERO, 0];
+      else ({ cost, inexact } = bounded(mul(cost, fraction(BigInt(shares - matched), BigInt(shares))), inexact));
       shares -= matched;
     }
     steps.push({ date, traded: events.trades.length > 0, shares, cost, inexact, invested, withdrawn });

@@ -29,8 +29,7 @@ import {
   type ResumePoint,
   type TradeInput,
 } from "../domain";
-import { SCALE } from "../domain/fixed";
-import { type PositionState, positionAt, positionSteps as walkPositionSteps } from "../domain/positions";
+import { bounded, type PositionState, positionSteps as walkPositionSteps } from "../domain/positions";
 import { fraction } from "../domain/rational";
 import type { Budget } from "./budget";
 import type { Profile } from "./profile";
@@ -158,14 +157,11 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
   return { items: rows.map((r) => r.holding), more: rows.length < candidates || waiting > MAX_HOLDINGS };
 }
 
-/** A stored step's position; a C stored before it was kept in the fixed scale is any fraction, and is brought to it. */
+/** A stored step's position (a C stored before C was bounded may be any fraction, and is bounded here). */
 function storedPosition(json: string): PositionState {
   const { shares, num, den, inexact } = JSON.parse(json) as { shares: number; num: string; den: string; inexact: number };
-  return positionAt(shares, fraction(BigInt(num), BigInt(den)), inexact);
+  return { shares, ...bounded(fraction(BigInt(num), BigInt(den)), inexact) };
 }
-
-/** C's denominator as stored: C is kept in the fixed scale (src/domain/positions.ts). */
-const SCALE_TEXT = SCALE.toString();
 
 /** Each holding's new position steps, as the statement below reads them. */
 function stepsOf(batch: PendingHolding[]) {
@@ -176,8 +172,8 @@ function stepsOf(batch: PendingHolding[]) {
       date: step.date,
       traded: step.traded,
       shares: step.shares,
-      cost_num: step.cost.toString(),
-      cost_den: SCALE_TEXT,
+      cost_num: step.cost.num.toString(),
+      cost_den: step.cost.den.toString(),
       cost_inexact: step.inexact,
       invested: step.invested.toString(),
       withdrawn_num: step.withdrawn.num.toString(),

@@ -259,35 +259,36 @@ describe("GET /api/performance/:slug", () => {
     );
   });
 
-  it("values an unpriced position at its exact C when a sell left the stored C inexact, and after a close by it", async () => {
+  it("values an unpriced position at its exact C when sells left the stored C inexact, and after a close by it", async () => {
     const l = ledger();
     const vnm = { stock_code: "VNM", isin_code: "VN000000VNM8" };
-    // C = 37,001 after the buy; selling 1 of 37 leaves 37,001 × 36 / 37 = 36,000.972972...: 37 divides
-    // neither the cost nor the fixed scale, so the sync stores C truncated and marked inexact.
-    l.buy("2024-03-01", 37, "1000", { ...vnm, total_value: "37000", fee: "1" });
-    l.sell("2024-03-04", 1, "1000", { ...vnm, total_value: "1000" });
-    for (const date of ["2024-03-01", "2024-03-04", "2024-03-05"]) l.close(date, "1000");
-    l.close("2024-03-05", "1100", "VNM");
+    // 1,000,003 is prime: each day's buy of 1 and sell of 1 multiplies C's exact denominator by
+    // it (C × 1,000,002 / 1,000,003), so after eight days it passes the 10^40 the sync keeps
+    // exactly, and the stored C is truncated and marked inexact.
+    l.buy("2024-03-01", 1_000_003, "1000", { ...vnm, total_value: "1000003000", fee: "1" });
+    const days = ["2024-03-04", "2024-03-05", "2024-03-06", "2024-03-07", "2024-03-08", "2024-03-11", "2024-03-12", "2024-03-13"];
+    for (const day of days) {
+      l.buy(day, 1, "1000", { ...vnm, total_value: "1000" });
+      l.sell(day, 1, "1000", { ...vnm, total_value: "1000" });
+    }
+    for (const date of ["2024-03-01", ...days, "2024-03-14"]) l.close(date, "1000");
+    l.close("2024-03-14", "1100", "VNM");
     const dbs = await syncedBook(l.book);
     const [step] = await dbs.target.query(
-      "select cost_inexact from position_steps where stock_code = 'VNM' and date = '2024-03-04'",
+      "select cost_inexact from position_steps where stock_code = 'VNM' and date = '2024-03-13'",
     );
     expect(step?.cost_inexact).toBeGreaterThan(0);
-    await expectPerformance(
-      dbs,
-      l.book,
-      l.customer,
-      { to: "2024-03-04" },
-      { end_value: 36000.97, unpriced_value: 36000.97, unpriced_positions: 1 },
-      { partial: true },
-    );
-    // Then 36 × 1,100 = 39,600, with no C in it.
+    // The reference walks C exactly: the served value must be it, to the đồng.
+    await expectPerformance(dbs, l.book, l.customer, { to: "2024-03-13" }, { unpriced_positions: 1 }, { partial: true });
+    const exact = referencePerformance(l.book, l.customer.id, { to: "2024-03-13" });
+    expect(exact.unpriced_value).toBe(exact.end_value);
+    // Then 1,000,003 × 1,100, with no C in it.
     await expectPerformance(
       dbs,
       l.book,
       l.customer,
       {},
-      { end_value: 39600, unpriced_value: 0, unpriced_positions: 0 },
+      { end_value: 1100003300, unpriced_value: 0, unpriced_positions: 0 },
       { partial: true },
     );
   });
