@@ -6,18 +6,18 @@
  *
  * A customer's places change exactly when its served trades do, and every such change puts the
  * customer in `metrics_pending` (src/sync/apply.ts, the streams' `customersOf`): a trade, an
- * account (moved, deleted, restored), a broker, the customer itself.
- * So the places are written in the transaction that stores the customer's metrics and takes it
- * off that list (src/sync/customers.ts), and read only while it is off it: "served" is decided by
- * the same fragments (src/db/served.ts) in both.
+ * account (moved, deleted, restored), a broker, the customer itself. So the places are written in
+ * the transaction that stores the customer's metrics and takes it off that list
+ * (src/sync/customers.ts), and read only while it is off it: "served" is decided by the same
+ * fragments (src/db/served.ts) in both.
  *
  * Placing a customer from the start costs a pass over all its trades, so it is done only when
  * needed: `reorders` is set when a trade that had a place moved or went (the transactions
- * stream's `displacesPlaces`) or when which accounts are served may have changed. A day's new
- * trades, dated after the customer's last placed one, are appended (appendHistories: only the
- * new rows are read and written), and a dividend, a share credit or a holding row moves nothing. Only rows whose place changed are written, so a new latest
- * trade writes one row; a trade booked in the past moves the ones after it. Rows of the customer
- * no longer served lose their places.
+ * stream's `displacesPlaces`) or when which accounts are served may have changed, and then only
+ * rows whose place changed are written (a trade booked in the past moves the ones after it; rows
+ * no longer served lose their places). A day's new trades, dated after the customer's last
+ * placed one, are appended (appendHistories: only the new rows are read and written); a
+ * dividend, a share credit or a holding row moves nothing.
  */
 import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
@@ -29,7 +29,7 @@ import { holdsLease } from "./lease";
 const t = alias(transactions, "t");
 const a = alias(accounts, "a");
 
-/** SQL: served trade `t` of account `a` (joined), unplaced. */
+/** SQL: trade `t`, of account `a` (joined), is served. */
 const servedTrade = sql`${live(t)} and ${servedAccount(a, sql`t.customer_id`)}`;
 
 /**
