@@ -1,24 +1,14 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/context";
 import { onError } from "../../src/error-handler";
 import { ERROR_CODES } from "../../src/errors";
 import { requestId } from "../../src/middleware";
 import { apiDatabases, NOT_FOUND } from "../support/api";
+import { errorLogs } from "../support/logs";
 import { getJson } from "../support/worker";
 import { withInvestor } from "./fixture";
-
-/** The JSON lines logged at error level while `action` ran. */
-async function errorLogs(action: () => Promise<unknown>): Promise<Array<Record<string, unknown>>> {
-  const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
-  try {
-    await action();
-    return spy.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
-  } finally {
-    spy.mockRestore();
-  }
-}
 
 describe("errors", () => {
   it("answers unknown routes with the JSON 404 envelope, and a method a known route does not take with 405", async () => {

@@ -4,24 +4,14 @@
  * check, which names what is missing; every other route answers 500 and the log names the
  * binding; cron and queue runs log it and touch no database.
  */
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { REQUIRED_BINDINGS } from "../../src/bindings";
 import type { Env } from "../../src/env";
 import { ENDPOINTS, pathOf } from "../support/endpoints";
 import { deliver } from "../sync/helpers";
+import { errorLogs } from "../support/logs";
 import { Client, runScheduled } from "../support/worker";
 import { withCustomer } from "./helpers";
-
-/** The JSON lines logged at error level while `action` ran. */
-async function errorLogs(action: () => Promise<unknown>): Promise<Array<Record<string, unknown>>> {
-  const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
-  try {
-    await action();
-    return spy.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
-  } finally {
-    spy.mockRestore();
-  }
-}
 
 const without = (env: Env, name: string, value: unknown = undefined) => ({ ...env, [name]: value }) as Env;
 
