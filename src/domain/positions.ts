@@ -64,18 +64,54 @@ export function bounded(cost: Fraction, inexact: number): { cost: Fraction; inex
  * The steps of one holding's ledger events after `start` (all of them from an empty position
  * when `start` is null), one per date that has an event, oldest first.
  */
-export function positionSteps(
+export const positionSteps = (
   start: PositionState | null,
   trades: readonly TradeInput[],
   credits: readonly CreditInput[],
+): PositionStep[] => walkSteps(start, trades, credits, bounded);
+
+/**
+ * The exact C of one holding's whole ledger after each of `dates`, as a fraction of 10^-4 đồng:
+ * the walk of positionSteps with C never bounded, for the rare read that values an unpriced
+ * position whose stored C is inexact. Its cost can grow with the square of the holding's sells.
+ */
+export function exactCosts(
+  trades: readonly TradeInput[],
+  credits: readonly CreditInput[],
+  dates: readonly string[],
+): Map<string, Fraction> {
+  const steps = walkSteps(null, trades, credits, (cost, inexact) => ({ cost, inexact }));
+  // Each date's C is the one after the latest event on or before it.
+  return new Map(dates.map((d) => [d, steps.findLast((step) => step.date <= d)?.cost ?? ZERO]));
+}
+
+/**
+ * The walk: by date, each date's credits first, then its trades in FIFO order; `bound` decides
+ * what C a partial sell leaves.
+ */
+function walkSteps(
+  start: PositionState | null,
+  trades: readonly TradeInput[],
+  credits: readonly CreditInput[],
+  bound: typeof bounded,
 ): PositionStep[] {
+  const byDate = new Map<string, { trades: ParsedTrade[]; credits: ParsedCredit[] }>();
+  const at = (date: string) => {
+    let events = byDate.get(date);
+    if (!events) byDate.set(date, (events = { trades: [], credits: [] }));
+    return events;
+  };
+  for (const t of trades) at(t.trade_date).trades.push(parseTrade(t));
+  for (const c of credits) at(c.ex_date).credits.push(parseCredit(c));
+
   let { shares, cost, inexact } = start ?? EMPTY_POSITION;
   const steps: PositionStep[] = [];
-  walkDates(trades, credits, (date, events) => {
+  for (const date of [...byDate.keys()].sort()) {
+    const events = byDate.get(date)!;
     let invested = 0n;
     let withdrawn = ZERO;
-    for (const credit of events.credits) shares += credit.quantity;
-    for (const trade of events.trades) {
+    for (const credit of events.credits.sort(creditOrder)) shares += credit.quantity;
+    for (const trade of events.trades.sort(fifoOrder)) {
       if (trade.type === "buy") {
         shares += trade.quantity;
         cost = add(cost, integer(costOf(trade)));
@@ -86,64 +122,10 @@ export function positionSteps(
       if (matched === 0) continue;
       withdrawn = add(withdrawn, fraction(netOf(trade) * BigInt(matched), BigInt(trade.quantity)));
       if (matched === shares) [cost, inexact] = [ZERO, 0];
-      else ({ cost, inexact } = bounded(mul(cost, fraction(BigInt(shares - matched), BigInt(shares))), inexact));
+      else ({ cost, inexact } = bound(mul(cost, fraction(BigInt(shares - matched), BigInt(shares))), inexact));
       shares -= matched;
     }
     steps.push({ date, traded: events.trades.length > 0, shares, cost, inexact, invested, withdrawn });
-  });
-  return steps;
-}
-
-/**
- * The exact C of one holding's whole ledger after each of `dates`, as a fraction of 10^-4 đồng:
- * the walk of positionSteps with C kept exact, for the rare read that values an unpriced
- * position whose stored C is inexact. Its cost can grow with the square of the holding's sells.
- */
-export function exactCosts(
-  trades: readonly TradeInput[],
-  credits: readonly CreditInput[],
-  dates: readonly string[],
-): Map<string, Fraction> {
-  let shares = 0;
-  let cost = ZERO;
-  const after: [string, Fraction][] = [];
-  walkDates(trades, credits, (date, events) => {
-    for (const credit of events.credits) shares += credit.quantity;
-    for (const trade of events.trades) {
-      if (trade.type === "buy") {
-        shares += trade.quantity;
-        cost = add(cost, integer(costOf(trade)));
-        continue;
-      }
-      const matched = Math.min(trade.quantity, shares);
-      if (matched === 0) continue;
-      cost = matched === shares ? ZERO : mul(cost, fraction(BigInt(shares - matched), BigInt(shares)));
-      shares -= matched;
-    }
-    after.push([date, cost]);
-  });
-  // Each date's C is the one after the latest event on or before it.
-  return new Map(dates.map((d) => [d, after.findLast(([date]) => date <= d)?.[1] ?? ZERO]));
-}
-
-/** The ledger's events by date, oldest first; each date's credits first, then its trades in FIFO order. */
-function walkDates(
-  trades: readonly TradeInput[],
-  credits: readonly CreditInput[],
-  onDate: (date: string, events: { trades: ParsedTrade[]; credits: ParsedCredit[] }) => void,
-): void {
-  const byDate = new Map<string, { trades: ParsedTrade[]; credits: ParsedCredit[] }>();
-  const at = (date: string) => {
-    let events = byDate.get(date);
-    if (!events) byDate.set(date, (events = { trades: [], credits: [] }));
-    return events;
-  };
-  for (const t of trades) at(t.trade_date).trades.push(parseTrade(t));
-  for (const c of credits) at(c.ex_date).credits.push(parseCredit(c));
-  for (const date of [...byDate.keys()].sort()) {
-    const events = byDate.get(date)!;
-    events.credits.sort(creditOrder);
-    events.trades.sort(fifoOrder);
-    onDate(date, events);
   }
+  return steps;
 }
