@@ -49,6 +49,15 @@ type Event =
   | { date: string; rank: 0; id: string; credit: CorporateActionRow }
   | { date: string; rank: 1 | 2; id: string; trade: TransactionRow };
 
+/** The share credits and trades in the order of §6 and §6.1: by date, credits, buys, sells, then id. */
+const inWalkOrder = (trades: TransactionRow[], actions: CorporateActionRow[]): Event[] =>
+  [
+    ...actions
+      .filter((c) => c.type === "share_dividend")
+      .map((credit): Event => ({ date: credit.ex_date, rank: 0, id: credit.id, credit })),
+    ...trades.map((trade): Event => ({ date: trade.trade_date, rank: trade.type === "buy" ? 1 : 2, id: trade.id, trade })),
+  ].sort((a, b) => a.date.localeCompare(b.date) || a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
 /** What the ledger says at one point d: MV(d), the flows dated d, and the unpriced part. */
 interface PointState {
   date: string;
@@ -155,12 +164,7 @@ export function referencePerformance(book: Book, customerId: string, query: Perf
   }
 
   // The walk: events in the order of §6 and §6.1, every point recomputed from the start.
-  const events: Event[] = [
-    ...actions
-      .filter((c) => c.type === "share_dividend")
-      .map((credit): Event => ({ date: credit.ex_date, rank: 0, id: credit.id, credit })),
-    ...trades.map((trade): Event => ({ date: trade.trade_date, rank: trade.type === "buy" ? 1 : 2, id: trade.id, trade })),
-  ].sort((a, b) => a.date.localeCompare(b.date) || a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const events = inWalkOrder(trades, actions);
   const cashDividends = actions.filter((c) => c.type === "cash_dividend");
 
   const points: PointState[] = pointDates.map((date) => walkTo(date, events, cashDividends, byCode));
@@ -448,12 +452,7 @@ export function identityParts(book: Book, customerId: string, benchmarkCode = "V
   const actions = book.corporate_actions.filter(
     (c) => accountIds.has(c.account_id) && servedAction(c) && asOf !== null && c.ex_date <= asOf,
   );
-  const events: Event[] = [
-    ...actions
-      .filter((c) => c.type === "share_dividend")
-      .map((credit): Event => ({ date: credit.ex_date, rank: 0, id: credit.id, credit })),
-    ...trades.map((trade): Event => ({ date: trade.trade_date, rank: trade.type === "buy" ? 1 : 2, id: trade.id, trade })),
-  ].sort((a, b) => a.date.localeCompare(b.date) || a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const events = inWalkOrder(trades, actions);
   let realized = ZERO;
   const positions = new Map<string, Position & { code: string }>();
   for (const ev of events) {
