@@ -31,7 +31,6 @@ import {
   type HoldingChange,
   type HoldingPartial,
   mergePartials,
-  NO_DIVIDENDS,
   PARTIAL_FORMAT,
   type TradeInput,
 } from "../domain";
@@ -67,6 +66,11 @@ export interface PendingCustomer {
   sum: HoldingPartial | null;
   /** A trade it had placed moved or went, or which accounts it is served changed (metrics_pending.reorders). */
   reorders: boolean;
+  /**
+   * Its served cash dividends, summed exactly in the target: they belong to no holding's
+   * partial, since a dividend may come for shares no trade in the data bought.
+   */
+  dividends: DividendSums;
 }
 
 /**
@@ -121,7 +125,8 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
              select coalesce(json_agg(json_build_array(${apartFrom(sql`p.merged`, sql`p.partial`)}, ${apartFrom(sql`p.partial`, sql`p.merged`)})), '[]')::text
              from pairs p
            ) end as changes,
-           case when not x.adjust then ${MERGED_PARTIAL} end as sum
+           case when not x.adjust then ${MERGED_PARTIAL} end as sum,
+           dv.count as dividend_count, dv.gross as dividend_gross, dv.tax as dividend_tax
          from (
            select customer_id, remerge, reorders, count(*) over () as waiting from (
              select customer_id, remerge, reorders from ${metricsPending} where ${after}::uuid is null or customer_id > ${after}::uuid
@@ -136,6 +141,11 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
                <= (select count(*) from ${ofServedAccounts(holdingMetrics)} h)
              as adjust
          ) x
+         cross join lateral (
+           select count(*)::int as count, coalesce(sum(d.gross_amount), 0)::text as gross, coalesce(sum(d.tax), 0)::text as tax
+           from ${corporateActions} d join ${accounts} a on a.id = d.account_id
+           where d.type = 'cash_dividend' and ${live(d)} and ${servedAccount(a, c.id)}
+         ) dv
          order by b.customer_id`,
       (r) => ({
         waiting: int(r.waiting),
@@ -152,6 +162,11 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
                 },
           sum: r.sum === null ? null : (JSON.parse(text(r.sum)) as HoldingPartial),
           reorders: r.reorders === true,
+          dividends: {
+            count: int(r.dividend_count),
+            gross: parseUnits(text(r.dividend_gross)),
+            tax: parseUnits(text(r.dividend_tax)),
+          },
         },
       }),
     ),
@@ -195,25 +210,6 @@ async function loadServedTrades(
   return new Map(rows);
 }
 
-/**
- * Each customer's served cash dividends, summed exactly in the target: they belong
- * to no holding's partial, since a dividend may come for shares no trade in the data bought.
- */
-async function loadDividends(target: SyncDatabase, ids: string[]): Promise<Map<string, DividendSums>> {
-  if (!ids.length) return new Map();
-  const [rows] = await target.run([
-    manyRows(
-      sql`select c.id, s.count, s.gross, s.tax from unnest(${sql.param(ids)}::uuid[]) as c(id), lateral (
-           select count(*)::int as count, coalesce(sum(d.gross_amount), 0)::text as gross, coalesce(sum(d.tax), 0)::text as tax
-           from ${corporateActions} d join ${accounts} a on a.id = d.account_id
-           where d.type = 'cash_dividend' and ${live(d)} and ${servedAccount(a, c.id)}
-         ) s`,
-      (r) => [text(r.id), { count: int(r.count), gross: parseUnits(text(r.gross)), tax: parseUnits(text(r.tax)) }] as const,
-    ),
-  ]);
-  return new Map(rows);
-}
-
 /** A customer's stored merge adjusted by its holdings' changes, or null when it must be merged again. */
 const adjusted = (customer: PendingCustomer): HoldingPartial | null =>
   customer.adjust && adjustMerge(customer.adjust.merged, customer.adjust.changes);
@@ -232,13 +228,8 @@ async function storeCustomers(target: SyncDatabase, holder: string, batch: Pendi
   for (const [id, sum] of await profile.time("customers", "read", () => loadSums(target, unadjusted)))
     merges.set(id, combined(sum));
   // Without a merge (a partial of another format), or when a figure is undecided, the deals decide.
-  const dividends = await profile.time("customers", "read", () =>
-    loadDividends(
-      target,
-      present.map((c) => c.id),
-    ),
-  );
-  const received = (id: string) => dividends.get(id) ?? NO_DIVIDENDS;
+  const dividends = new Map(present.map((c) => [c.id, c.dividends]));
+  const received = (id: string) => dividends.get(id)!;
   const metrics = profile.timeSync(
     "customers",
     "compute",
