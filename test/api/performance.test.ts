@@ -310,6 +310,44 @@ describe("GET /api/performance/:slug", () => {
     await expectPerformance(dbs, l.book, l.customer, {}, { twr: 0.1, pnl: 100000 }, { partial: true });
   });
 
+  it("leaves a soft-deleted close out, the stock's and the benchmark's", async () => {
+    const l = ledger();
+    const deleted_at = "2024-03-07T00:00:00.000000Z";
+    l.buy("2024-03-01", 100, "10000");
+    l.close("2024-03-01", "10000", "FPT");
+    l.book.price({ stock_code: "FPT", trade_date: "2024-03-04", close_price: "12000", deleted_at });
+    l.close("2024-03-05", "11000", "FPT");
+    for (const [date, close] of [
+      ["2024-03-01", "1000"],
+      ["2024-03-04", "1010"],
+      ["2024-03-05", "1020"],
+    ] as const)
+      l.close(date, close);
+    l.book.price({ stock_code: "VNINDEX", trade_date: "2024-03-06", close_price: "1030", deleted_at });
+    const dbs = await syncedBook(l.book);
+    // 03-04 is valued at 03-01's close (100 × 10,000), as if the deleted 12,000 had never been;
+    // the deleted 03-06 benchmark close makes no point and ends nothing.
+    await expectPerformance(
+      dbs,
+      l.book,
+      l.customer,
+      {},
+      {
+        end_date: "2024-03-05",
+        as_of: "2024-03-05",
+        end_value: 1100000,
+        benchmark: { code: "VNINDEX", start_close: 1000, end_close: 1020, return: 0.02 },
+        points: [
+          { date: "2024-02-29", value: 0, benchmark: 0 },
+          { date: "2024-03-01", value: 1000000, benchmark: 0 },
+          { date: "2024-03-04", value: 1000000, benchmark: 0.01 },
+          { date: "2024-03-05", value: 1100000, benchmark: 0.02 },
+        ],
+      },
+      { partial: true },
+    );
+  });
+
   it("gives a sold-out stretch day returns of 0 and starts mwr at the first flow when nothing is held at s", async () => {
     const l = ledger();
     l.buy("2024-03-01", 100, "10000");

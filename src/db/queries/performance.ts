@@ -3,8 +3,9 @@
  * statement: the period's bounds, and per point that the figures need (the anchor at or before
  * the period's start, then every point of the period) the positions' value at that day's closes,
  * the money in and out, and the benchmark's close. Positions are the stored steps
- * (position_steps, written by the sync), so the read grows with points and positions, never
- * with trades: per point and position, one probe for its step and one for its close.
+ * (position_steps, written by the sync), so the read grows with points, steps and closes, never
+ * with trades: each position's steps and each code's closes over the period are read once and
+ * carried forward to the points.
  *
  * Sums of shares × close are exact (numeric) and travel as text; a position's cost and a sell's
  * proceeds are fractions and travel as numerator and denominator.
@@ -105,15 +106,15 @@ export const withoutJit = (db: Db) => db.execute(sql`set local jit = off`);
 
 /**
  * SQL: the close_price of `code`'s latest live close on or before `day` (with the tie-break of two
- * closes of one day), when `when` holds. In two steps, its date by max() and then the row of that
+ * closes of one day). In two steps, its date by max() and then the row of that
  * date, so each is one index probe (stock_prices_stock_date_idx) whatever the planner's
  * statistics: asked as one ORDER BY ... LIMIT 1 on a target whose statistics lagged (a book just
- * loaded), the planner fetched and sorted every earlier close of the stock, per point and
- * position (seconds a read on the sync bench).
+ * loaded), the planner fetched and sorted every earlier close of the stock (seconds a read on
+ * the sync bench, when it was asked per point and position).
  */
-const closeOn = (code: SQL, day: SQL, when: SQL = sql`true`) => sql`
+const closeOn = (code: SQL, day: SQL) => sql`
   select p.close_price from ${stockPrices} p
-  where ${when} and p.stock_code = ${code} and ${live(p)} and p.trade_date = (
+  where p.stock_code = ${code} and ${live(p)} and p.trade_date = (
     select max(q.trade_date) from ${stockPrices} q where q.stock_code = ${code} and q.trade_date <= ${day} and ${live(q)})
   order by p.source_updated_at desc, p.id desc limit 1`;
 
@@ -168,20 +169,61 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
       select d from points, starts where d > starts.s and d <= starts.e
       union select max(d) from points, starts where d <= starts.s
     ),
+    -- Each position's step and each code's close at every needed point, set-based: the steps and
+    -- the closes over the points' span are read once each (one index range per code) and carried
+    -- forward to the points in ordered passes, with no join the planner could misjudge: the
+    -- step or close in force at a point is the first row of the run that the latest step or close
+    -- on or before it starts. Probing them per point and position cost ~8× the rows' own read on
+    -- a range=max (the valuation rows in docs/benchmarks.md).
+    span as (select min(d) as lo, max(d) as hi from needed),
+    codes as (select distinct stock_code as code from positions union select ${benchmark}::text),
+    closes as (
+      select distinct on (p.stock_code, p.trade_date) p.stock_code, p.trade_date, p.close_price
+      from codes k, span, lateral (
+        select p.stock_code, p.trade_date, p.close_price, p.source_updated_at, p.id from ${stockPrices} p
+        where p.stock_code = k.code and p.trade_date > span.lo and p.trade_date <= span.hi and ${live(p)}
+        union all
+        select p.stock_code, p.trade_date, p.close_price, p.source_updated_at, p.id from ${stockPrices} p
+        where p.stock_code = k.code and ${live(p)} and p.trade_date = (
+          select max(q.trade_date) from ${stockPrices} q where q.stock_code = k.code and q.trade_date <= span.lo and ${live(q)})
+      ) p
+      order by p.stock_code, p.trade_date, p.source_updated_at desc, p.id desc
+    ),
+    -- kind: 0 a step, 1 a close, 2 a point (of a position, or with no account the benchmark's),
+    -- so a step or close of a day comes before that day's point.
+    marks as (
+      select s.account_id, s.stock_code as code, s.date as d, 0 as kind,
+        s.shares, s.cost_num, s.cost_den, s.cost_inexact, null::numeric as close
+      from steps s, span where s.date <= span.hi
+      union all
+      select null, stock_code, trade_date, 1, null, null, null, null, close_price from closes
+      union all
+      select pos.account_id, pos.stock_code, n.d, 2, null, null, null, null, null
+      from positions pos cross join needed n where n.d is not null
+      union all
+      select null, ${benchmark}::text, d, 2, null, null, null, null, null from needed where d is not null
+    ),
+    runs as (
+      select *, count(close) over (partition by code order by d, kind) as close_run,
+        count(shares) over (partition by code, account_id order by d, kind) as step_run
+      from marks
+    ),
+    carried as (
+      select kind, account_id, code, d,
+        first_value(close) over (partition by code, close_run order by d, kind) as close,
+        first_value(shares) over step as shares, first_value(cost_num) over step as cost_num,
+        first_value(cost_den) over step as cost_den, first_value(cost_inexact) over step as cost_inexact
+      from runs
+      window step as (partition by code, account_id, step_run order by d, kind)
+    ),
     valued as (
-      select n.d,
-        coalesce(sum(st.shares * pr.close_price) filter (where pr.close_price is not null), 0) as priced,
-        coalesce(json_agg(json_build_array(st.cost_num::text, st.cost_den::text, st.cost_inexact, pos.account_id, pos.stock_code))
-          filter (where pr.close_price is null and st.shares > 0), '[]') as unpriced
-      from needed n cross join positions pos
-      cross join lateral (
-        select s.shares, s.cost_num, s.cost_den, s.cost_inexact from ${positionSteps} s
-        where s.account_id = pos.account_id and s.stock_code = pos.stock_code and s.date <= n.d
-        order by s.date desc limit 1
-      ) st
-      left join lateral (${closeOn(sql`pos.stock_code`, sql`n.d`, sql`st.shares > 0`)}) pr on true
-      where n.d is not null
-      group by n.d
+      select d,
+        coalesce(sum(shares * close) filter (where account_id is not null and close is not null), 0) as priced,
+        coalesce(json_agg(json_build_array(cost_num::text, cost_den::text, cost_inexact, account_id, code))
+          filter (where account_id is not null and close is null and shares > 0), '[]') as unpriced,
+        max(close) filter (where account_id is null) as benchmark_close
+      from carried where kind = 2 and (account_id is null or shares is not null)
+      group by d
     ),
     today as (select shares, account_id, stock_code from (
       select distinct on (s.account_id, s.stock_code) s.account_id, s.stock_code, s.shares from steps s, bounds
@@ -216,7 +258,7 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
           'date', n.d, 'priced', coalesce(v.priced, 0)::text, 'unpriced', coalesce(v.unpriced, '[]'),
           'invested', coalesce(f.invested, 0)::text, 'withdrawn', coalesce(f.withdrawn, '[]'),
           'dividends', coalesce(pd.dividends, 0)::text,
-          'close', ${latestClose(sql`${benchmark}`, sql`n.d`)}::text
+          'close', v.benchmark_close::text
         ) order by n.d)
         from needed n left join valued v using (d) left join flows f using (d) left join paid pd using (d)
         where n.d is not null
