@@ -4,16 +4,7 @@
  * configured, against a mock of the Cloudflare API. Other customers stay cached.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  BROKERS_SCOPE,
-  CACHE_CALLS_PER_INVALIDATION,
-  CUSTOMERS_SCOPE,
-  customerScope,
-  entryKey,
-  invalidate,
-  PRICES_SCOPE,
-  versionKey,
-} from "../../src/cache";
+import { BROKERS_SCOPE, CUSTOMERS_SCOPE, customerScope, entryKey, invalidate, PRICES_SCOPE, versionKey } from "../../src/cache";
 import { getConfig } from "../../src/env";
 import { addTrade, Book, twoCustomerBook, writeSource, writeTarget } from "../support/book";
 import { changeSource } from "../sync/helpers";
