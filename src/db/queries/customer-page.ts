@@ -11,7 +11,7 @@ import type { Db } from "../client";
 import { type CorporateActionList, corporateActionsOf, corporateActionsQuery } from "./corporate-actions";
 import { type Aggregate, aggregateOf, aggregateQuery } from "./customer";
 import { type HistoryPage, historyOf, historyQuery } from "./history";
-import { type PerformanceRow, performanceOf, performanceQuery, withExactCosts, withoutJit } from "./performance";
+import { type PerformanceRow, performanceOf, performanceQuery, valued, withoutJit } from "./performance";
 
 /**
  * How many of each kind the page lists, newest first: the corporate-actions list's default page
@@ -70,9 +70,9 @@ export async function findCustomerPage(
     ...(query ? [historyQuery(db, { slug }, query)] : []),
   ]);
   const read = pageOf(found.rows, dividends.rows, credits.rows);
-  // A second round trip only when an unpriced position's stored C is inexact (withExactCosts).
+  // A second round trip only when an unpriced position's stored C is inexact (valued).
   const exactly = async (rows: unknown[], asked: PerformanceQuery) =>
-    performanceOf(await withExactCosts(db, rows as PerformanceRow[]), asked, benchmark);
+    performanceOf(await valued(db, rows as PerformanceRow[], benchmark), asked, benchmark);
   const todayRead = await exactly(todayRows.rows, today);
   const chosenRead = chosen ? await exactly(rest.shift()!.rows, chosen) : undefined;
   if (!read || !todayRead || (chosen && !chosenRead)) return undefined;

@@ -1,19 +1,21 @@
 /**
  * The performance series of one customer (src/domain/performance.ts has the rules), read in one
  * statement: the period's bounds, and per point that the figures need (the anchor at or before
- * the period's start, then every point of the period) the positions' value at that day's closes,
- * the money in and out, and the benchmark's close. Positions are the stored steps
+ * the period's start, then every point of the period) the money in and out, with the rows that
+ * value the positions and the benchmark at that day's closes. Positions are the stored steps
  * (position_steps, written by the sync), so the read grows with points, steps and closes, never
- * with trades: each position's steps and each code's closes over the period are read once and
- * carried forward to the points.
+ * with trades: each position's steps and each code's closes over the period are read once, and
+ * the Worker values the points with them (valuePoints).
  *
- * Sums of shares × close are exact (numeric) and travel as text; a position's cost and a sell's
- * proceeds are fractions and travel as numerator and denominator.
+ * Closes and sums of money travel as text, exact; a position's cost and a sell's proceeds are
+ * fractions and travel as numerator and denominator.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { performanceFigures } from "../../domain/performance";
+import { Decimal } from "../../domain/decimal";
 import { exactCosts } from "../../domain/positions";
+import { parseUnits } from "../../domain/units";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../deals";
 import { type Performance, type PerformanceQuery, Performance as PerformanceSchema } from "../../schemas";
 import type { Db } from "../client";
@@ -51,8 +53,8 @@ const PERIODS: Record<string, string> = {
   "5y": "5 years",
 };
 
-/** What the statement returns for one customer: the period's bounds and the points' raw figures. */
-export type PerformanceRow = {
+/** The period's bounds and the points' raw figures, as the figures (src/domain/performance.ts) read them. */
+export type ValuedRow = {
   /** Steps not yet built by the sync for one of the customer's holdings (after an upgrade). */
   building: boolean;
   as_of: string | null;
@@ -71,6 +73,20 @@ export type PerformanceRow = {
   points: RawPoint[];
 };
 
+/**
+ * What the statement returns for one customer: the points with their flows only, and the steps
+ * and closes that value them (valuePoints), each ascending by date within its position or code.
+ */
+export type PerformanceRow = Omit<ValuedRow, "points"> & {
+  points: Omit<RawPoint, "priced" | "unpriced" | "close">[];
+  steps: StoredStep[];
+  closes: StoredClose[];
+};
+
+/** A position step as the statement sends it: C as numerator and denominator in 10^-4 đồng. */
+type StoredStep = [accountId: string, stockCode: string, date: string, shares: number, num: string, den: string, inexact: number];
+type StoredClose = [stockCode: string, date: string, close: string];
+
 export interface RawPoint {
   date: string;
   /** Sum of shares × close over priced positions, exact. */
@@ -84,10 +100,72 @@ export interface RawPoint {
   /** [numerator, denominator] in 10^-4 đồng of each position's sells that day. */
   withdrawn: [string, string][];
   dividends: string;
+  /** The benchmark's latest close on or before the point. */
   close: string | null;
 }
 
 export type UnpricedPosition = [num: string, den: string, inexact: number, accountId: string, stockCode: string];
+
+/**
+ * Rows ascending by date, read in step with ascending dates: at each date, the last row dated
+ * on or before it.
+ */
+function carried<T>(rows: T[], dateOf: (row: T) => string) {
+  let next = 0;
+  return (date: string): T | undefined => {
+    while (next < rows.length && dateOf(rows[next]!) <= date) next++;
+    return rows[next - 1];
+  };
+}
+
+/** Groups rows, in order, by a key. */
+function groupBy<T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
+}
+
+/**
+ * Values each point (§6.2): each position's step in force (its latest on or before the point)
+ * times its code's close in force, exactly in 10^-4 đồng; a position with shares and no close
+ * yet is listed unpriced with its C; and the benchmark's close in force. The points ascend, so
+ * each position and code is one forward pass.
+ */
+export function valuePoints({ steps, closes, points, ...row }: PerformanceRow, benchmark: string): ValuedRow {
+  const closeOf = new Map([...groupBy(closes, ([code]) => code)].map(([code, rows]) => [code, carried(rows, (c) => c[1])]));
+  const positions = [...groupBy(steps, ([accountId, code]) => `${accountId} ${code}`).values()].map((rows) => ({
+    code: rows[0]![1],
+    stepOn: carried(rows, (s) => s[2]),
+  }));
+  const benchmarkOn = closeOf.get(benchmark);
+  return {
+    ...row,
+    points: points.map((point) => {
+      const closesOn = new Map<string, string | undefined>();
+      const closeOn = (code: string) => {
+        if (!closesOn.has(code)) closesOn.set(code, closeOf.get(code)?.(point.date)?.[2]);
+        return closesOn.get(code);
+      };
+      let priced = 0n;
+      const unpriced: UnpricedPosition[] = [];
+      for (const { code, stepOn } of positions) {
+        const step = stepOn(point.date);
+        if (!step || step[3] <= 0) continue;
+        const [accountId, , , shares, num, den, inexact] = step;
+        const close = closeOn(code);
+        if (close === undefined) unpriced.push([num, den, inexact, accountId, code]);
+        else priced += BigInt(shares) * parseUnits(close);
+      }
+      const close = benchmarkOn?.(point.date)?.[2] ?? null;
+      return { ...point, priced: Decimal.fromScaled(priced, 4).toString(), unpriced, close };
+    }),
+  };
+}
 
 /**
  * The statement, not yet sent (the customer page sends it in its batch), for the customer of
@@ -169,12 +247,11 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
       select d from points, starts where d > starts.s and d <= starts.e
       union select max(d) from points, starts where d <= starts.s
     ),
-    -- Each position's step and each code's close at every needed point, set-based: the steps and
-    -- the closes over the points' span are read once each (one index range per code) and carried
-    -- forward to the points in ordered passes, with no join the planner could misjudge: the
-    -- step or close in force at a point is the first row of the run that the latest step or close
-    -- on or before it starts. Probing them per point and position cost ~8× the rows' own read on
-    -- a range=max (the valuation rows in docs/benchmarks.md).
+    -- The rows the points are valued with (valuePoints, in the Worker): each position's steps
+    -- over the points' span and the last before it, and each code's closes likewise (one index
+    -- range per code, one close a day: the tie-break of closeOn). Valuing them here cost 3-8×
+    -- reading them: per point and position, probes or window passes over every pair (the
+    -- valuation rows in docs/benchmarks.md).
     span as (select min(d) as lo, max(d) as hi from needed),
     codes as (select distinct stock_code as code from positions union select ${benchmark}::text),
     closes as (
@@ -189,41 +266,13 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
       ) p
       order by p.stock_code, p.trade_date, p.source_updated_at desc, p.id desc
     ),
-    -- kind: 0 a step, 1 a close, 2 a point (of a position, or with no account the benchmark's),
-    -- so a step or close of a day comes before that day's point.
-    marks as (
-      select s.account_id, s.stock_code as code, s.date as d, 0 as kind,
-        s.shares, s.cost_num, s.cost_den, s.cost_inexact, null::numeric as close
-      from steps s, span where s.date <= span.hi
+    span_steps as (
+      select s.* from steps s, span where s.date > span.lo and s.date <= span.hi
       union all
-      select null, stock_code, trade_date, 1, null, null, null, null, close_price from closes
-      union all
-      select pos.account_id, pos.stock_code, n.d, 2, null, null, null, null, null
-      from positions pos cross join needed n where n.d is not null
-      union all
-      select null, ${benchmark}::text, d, 2, null, null, null, null, null from needed where d is not null
-    ),
-    runs as (
-      select *, count(close) over (partition by code order by d, kind) as close_run,
-        count(shares) over (partition by code, account_id order by d, kind) as step_run
-      from marks
-    ),
-    carried as (
-      select kind, account_id, code, d,
-        first_value(close) over (partition by code, close_run order by d, kind) as close,
-        first_value(shares) over step as shares, first_value(cost_num) over step as cost_num,
-        first_value(cost_den) over step as cost_den, first_value(cost_inexact) over step as cost_inexact
-      from runs
-      window step as (partition by code, account_id, step_run order by d, kind)
-    ),
-    valued as (
-      select d,
-        coalesce(sum(shares * close) filter (where account_id is not null and close is not null), 0) as priced,
-        coalesce(json_agg(json_build_array(cost_num::text, cost_den::text, cost_inexact, account_id, code))
-          filter (where account_id is not null and close is null and shares > 0), '[]') as unpriced,
-        max(close) filter (where account_id is null) as benchmark_close
-      from carried where kind = 2 and (account_id is null or shares is not null)
-      group by d
+      select * from (
+        select distinct on (s.account_id, s.stock_code) s.* from steps s, span where s.date <= span.lo
+        order by s.account_id, s.stock_code, s.date desc
+      ) before
     ),
     today as (select shares, account_id, stock_code from (
       select distinct on (s.account_id, s.stock_code) s.account_id, s.stock_code, s.shares from steps s, bounds
@@ -255,20 +304,27 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
         where coalesce(today.shares, 0) <> coalesce(held.quantity, 0))::int as mismatch,
       coalesce((
         select json_agg(json_build_object(
-          'date', n.d, 'priced', coalesce(v.priced, 0)::text, 'unpriced', coalesce(v.unpriced, '[]'),
-          'invested', coalesce(f.invested, 0)::text, 'withdrawn', coalesce(f.withdrawn, '[]'),
-          'dividends', coalesce(pd.dividends, 0)::text,
-          'close', v.benchmark_close::text
+          'date', n.d, 'invested', coalesce(f.invested, 0)::text, 'withdrawn', coalesce(f.withdrawn, '[]'),
+          'dividends', coalesce(pd.dividends, 0)::text
         ) order by n.d)
-        from needed n left join valued v using (d) left join flows f using (d) left join paid pd using (d)
+        from needed n left join flows f using (d) left join paid pd using (d)
         where n.d is not null
-      ), '[]') as points
+      ), '[]') as points,
+      coalesce((
+        select json_agg(json_build_array(s.account_id, s.stock_code, s.date, s.shares, s.cost_num::text, s.cost_den::text, s.cost_inexact)
+          order by s.account_id, s.stock_code, s.date)
+        from span_steps s
+      ), '[]') as steps,
+      coalesce((
+        select json_agg(json_build_array(c.stock_code, c.trade_date, c.close_price::text) order by c.stock_code, c.trade_date)
+        from closes c
+      ), '[]') as closes
     from customer, bounds, starts`;
 }
 
 /** The statement's one row as the figures (src/domain/performance.ts) read it. */
 export function performanceOf(
-  rows: readonly PerformanceRow[],
+  rows: readonly ValuedRow[],
   query: PerformanceQuery,
   benchmark: string,
 ): Performance | "building" | undefined {
@@ -276,7 +332,7 @@ export function performanceOf(
   if (!row) return undefined;
   if (row.building) return "building";
   if (row.points.some((p) => p.unpriced.some(isInexact)))
-    throw new Error("an unpriced position's C is inexact: read withExactCosts first");
+    throw new Error("an unpriced position's C is inexact: read the rows through valued() first");
   const figures = performanceFigures({
     range: query.from ? null : (query.range ?? "max"),
     from: query.from ?? null,
@@ -304,20 +360,22 @@ export function performanceOf(
 /** The customer's performance over the period `query` names; "building" while its steps are not built yet. */
 export async function findPerformance(db: Db, slug: Lookup, query: PerformanceQuery, benchmark: string) {
   const [, read] = await db.batch([withoutJit(db), performanceQuery(db, slug, query, benchmark)]);
-  return performanceOf(await withExactCosts(db, read.rows as PerformanceRow[]), query, benchmark);
+  return performanceOf(await valued(db, read.rows as PerformanceRow[], benchmark), query, benchmark);
 }
 
 const isInexact = (position: UnpricedPosition) => position[2] > 0;
 const holdingKey = (accountId: string, stockCode: string) => `${accountId} ${stockCode}`;
 
 /**
- * The statement's rows with every unpriced position's C exact. The sync stores C in the fixed
+ * The statement's rows with their points valued (valuePoints) and every unpriced position's C
+ * exact. The sync stores C in the fixed
  * scale (src/domain/positions.ts), exact unless a partial sell left a remainder; a point that
  * values such a position at its C (it has no close yet) needs the exact C, so the holdings
  * concerned are read whole and walked exactly: one more round trip, only then (a stock with no
  * close yet, trimmed by a sell whose share count does not divide the scale).
  */
-export async function withExactCosts(db: Db, rows: PerformanceRow[]): Promise<PerformanceRow[]> {
+export async function valued(db: Db, statementRows: PerformanceRow[], benchmark: string): Promise<ValuedRow[]> {
+  const rows = statementRows.map((row) => valuePoints(row, benchmark));
   const row = rows[0];
   const dates = new Map<string, { accountId: string; stockCode: string; dates: string[] }>();
   for (const point of row?.points ?? []) {
