@@ -91,10 +91,16 @@ export function placeHistories(ids: readonly string[]): Statement<void> {
   const batch = sql`array(select id from chosen)`;
   return effect(sql`with chosen as materialized (
       select c.id from unnest(${all}) as c(id)
+      -- A lateral with a limit is probed customer by customer (transactions_unplaced_idx); as
+      -- an exists beside the others, the planner hashed every unplaced row of the table, once a
+      -- batch (145 ms a batch on the 10M trading day; \`placeHistories\` in docs/benchmarks.md).
+      left join lateral (
+        select true as found from ${transactions} t join ${accounts} a on a.id = t.account_id
+        where t.customer_id = c.id and t.ordinal is null and ${servedTrade} limit 1
+      ) unplaced on true
       where exists (select from ${metricsPending} p where p.customer_id = c.id and p.reorders)
         or not exists (select from ${customerHistories} h where h.customer_id = c.id)
-        or exists (select from ${transactions} t join ${accounts} a on a.id = t.account_id
-          where t.customer_id = c.id and t.ordinal is null and ${servedTrade})
+        or unplaced.found
     ), served as materialized (
       select t.id, t.customer_id, t.account_id, t.ordinal, t.account_ordinal,
         row_number() over (partition by t.customer_id order by t.trade_date, t.id)::int as place,
