@@ -331,8 +331,12 @@ describe("the customer's page in Chromium", () => {
 
   it("filters by the form and pages by the links, by clicking", async () => {
     const page = await openPage(`/c/${slug}?lang=en`);
+    // The next document's response and its load: read before the load, the DOM may still be the
+    // previous page's (seen on a busy machine: the 400's alert read as empty).
     const navigate = (action: () => Promise<unknown>) =>
-      Promise.all([page.waitForResponse((r) => r.request().isNavigationRequest()), action()]).then(([response]) => response);
+      Promise.all([page.waitForResponse((r) => r.request().isNavigationRequest()), page.waitForEvent("load"), action()]).then(
+        ([response]) => response,
+      );
 
     await page.selectOption('select[name="broker"]', "SSI");
     await page.fill('input[name="stock_code"]', "fpt");
