@@ -9,7 +9,7 @@
 import { Decimal } from "./decimal";
 import type { Fraction } from "./exact";
 import { dateOf, dayNumber } from "./parse";
-import { ONE, ZERO, add, div, fraction, integer, isZero, roundScaled, sub } from "./rational";
+import { ONE, ZERO, add, div, fraction, integer, isZero, mul, roundScaled, sub } from "./rational";
 import { type CashFlow, type Mwr, annualizedTwr, moneyWeightedReturn } from "./returns";
 
 export type Interval = "day" | "week" | "month";
@@ -212,9 +212,11 @@ export function performanceFigures(series: Series): PerformanceFigures {
 
   const inRange = series.points.filter((p) => p.date > s);
   let previous = startValue;
-  // The running product of 1 + r(d), unreduced: reducing would cost a gcd per point.
-  let growthNum = 1n;
-  let growthDen = 1n;
+  // The running product of 1 + r(d), reduced as it goes (mul): the day's values mostly cancel
+  // (MV(d) over MV(d') of the next day), so it stays short, where the plain product of every
+  // day's numerators and denominators grew by each, and reducing it once at the end cost most of
+  // a range=max read (`rational` in docs/benchmarks.md).
+  let linked = ONE;
   let invested = ZERO;
   let withdrawn = ZERO;
   let dividends = ZERO;
@@ -240,9 +242,7 @@ export function performanceFigures(series: Series): PerformanceFigures {
     // r(d) = (MV(d) + Out(d)) / (MV(d') + In(d)) - 1: buys at the start of the day, sells and dividends at its end.
     const base = add(previous, paidIn);
     if (!isZero(base)) {
-      const factor = div(add(mv, paidOut), base);
-      growthNum *= factor.num;
-      growthDen *= factor.den;
+      linked = mul(linked, div(add(mv, paidOut), base));
     }
     invested = add(invested, paidIn);
     withdrawn = add(withdrawn, sold);
@@ -259,14 +259,14 @@ export function performanceFigures(series: Series): PerformanceFigures {
         value: money(mv),
         net_invested: money(netInvested),
         pnl: money(sub(mv, netInvested)),
-        twr: rate({ num: growthNum - growthDen, den: growthDen }),
+        twr: rate(sub(linked, ONE)),
         benchmark: startClose === null ? null : rate(growth(startClose, point.close)!),
       });
     }
   }
 
   const netInvested = sub(add(startValue, invested), add(withdrawn, dividends));
-  const twr: Fraction = { num: growthNum - growthDen, den: growthDen };
+  const twr = sub(linked, ONE);
   const mwr = moneyWeighted(s, e, startValue, end, flows, length);
   const unpriced = unpricedAt(e);
   const benchmarkGrowth = growth(startClose, series.endClose);
