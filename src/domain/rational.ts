@@ -48,7 +48,8 @@ export function mul(a: Fraction, b: Fraction): Fraction {
   return { num: (a.num / g) * (b.num / h), den: (a.den / h) * (b.den / g) };
 }
 /** a / b; b must not be 0. */
-export const div = (a: Fraction, b: Fraction): Fraction => mul(a, b.num < 0n ? { num: -b.den, den: -b.num } : { num: b.den, den: b.num });
+export const div = (a: Fraction, b: Fraction): Fraction =>
+  mul(a, b.num < 0n ? { num: -b.den, den: -b.num } : { num: b.den, den: b.num });
 export const isZero = (a: Fraction): boolean => a.num === 0n;
 export const sign = (a: Fraction): number => (a.num > 0n ? 1 : a.num < 0n ? -1 : 0);
 
