@@ -106,6 +106,8 @@ export interface RawPoint {
 
 export type UnpricedPosition = [num: string, den: string, inexact: number, accountId: string, stockCode: string];
 
+const holdingKey = (accountId: string, stockCode: string) => `${accountId} ${stockCode}`;
+
 /**
  * Rows ascending by date, read in step with ascending dates: at each date, the last row dated
  * on or before it.
@@ -138,7 +140,7 @@ function groupBy<T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> {
  */
 export function valuePoints({ steps, closes, points, ...row }: PerformanceRow, benchmark: string): ValuedRow {
   const closeOf = new Map([...groupBy(closes, ([code]) => code)].map(([code, rows]) => [code, carried(rows, (c) => c[1])]));
-  const positions = [...groupBy(steps, ([accountId, code]) => `${accountId} ${code}`).values()].map((rows) => ({
+  const positions = [...groupBy(steps, ([accountId, code]) => holdingKey(accountId, code)).values()].map((rows) => ({
     code: rows[0]![1],
     stepOn: carried(rows, (s) => s[2]),
   }));
@@ -146,18 +148,14 @@ export function valuePoints({ steps, closes, points, ...row }: PerformanceRow, b
   return {
     ...row,
     points: points.map((point) => {
-      const closesOn = new Map<string, string | undefined>();
-      const closeOn = (code: string) => {
-        if (!closesOn.has(code)) closesOn.set(code, closeOf.get(code)?.(point.date)?.[2]);
-        return closesOn.get(code);
-      };
       let priced = 0n;
       const unpriced: UnpricedPosition[] = [];
       for (const { code, stepOn } of positions) {
         const step = stepOn(point.date);
         if (!step || step[3] <= 0) continue;
         const [accountId, , , shares, num, den, inexact] = step;
-        const close = closeOn(code);
+        // Asked again for the same date (a code held in two accounts), a walk stays where it is.
+        const close = closeOf.get(code)?.(point.date)?.[2];
         if (close === undefined) unpriced.push([num, den, inexact, accountId, code]);
         else priced += BigInt(shares) * parseUnits(close);
       }
@@ -183,24 +181,26 @@ export function performanceQuery(db: Db, slug: Lookup, query: PerformanceQuery, 
 export const withoutJit = (db: Db) => db.execute(sql`set local jit = off`);
 
 /**
- * SQL: the close_price of `code`'s latest live close on or before `day` (with the tie-break of two
- * closes of one day). In two steps, its date by max() and then the row of that
- * date, so each is one index probe (stock_prices_stock_date_idx) whatever the planner's
+ * SQL: the row of `code`'s latest live close on or before `day` (with the tie-break of two closes
+ * of one day): the benchmark's closes at the period's ends, and each code's close in force at the
+ * start of the points' span. In two steps, its date by max() and then the row of that date, so each is one index probe (stock_prices_stock_date_idx) whatever the planner's
  * statistics: asked as one ORDER BY ... LIMIT 1 on a target whose statistics lagged (a book just
  * loaded), the planner fetched and sorted every earlier close of the stock (seconds a read on
  * the sync bench, when it was asked per point and position).
  */
-const closeOn = (code: SQL, day: SQL) => sql`
-  select p.close_price from ${stockPrices} p
+const latestCloseRow = (code: SQL, day: SQL) => sql`
+  select p.stock_code, p.trade_date, p.close_price, p.source_updated_at, p.id from ${stockPrices} p
   where p.stock_code = ${code} and ${live(p)} and p.trade_date = (
     select max(q.trade_date) from ${stockPrices} q where q.stock_code = ${code} and q.trade_date <= ${day} and ${live(q)})
   order by p.source_updated_at desc, p.id desc limit 1`;
+
+/** SQL: that close's close_price, as a value. */
+const latestClose = (code: SQL, day: SQL) => sql`(select c.close_price from (${latestCloseRow(code, day)}) c)`;
 
 /** The statement itself. */
 function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string) {
   const kind = query.from ? "from" : (query.range ?? "max");
   const period = PERIODS[kind] ?? null;
-  const latestClose = (code: SQL, day: SQL) => sql`(${closeOn(code, day)})`;
   return sql`
     with customer as (
       select ${customers.id} as id from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
@@ -249,7 +249,7 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
     ),
     -- The rows the points are valued with (valuePoints, in the Worker): each position's steps
     -- over the points' span and the last before it, and each code's closes likewise (one index
-    -- range per code, one close a day: the tie-break of closeOn). Valuing them here cost 3-8×
+    -- range per code, one close a day: the tie-break of latestCloseRow). Valuing them here cost 3-8×
     -- reading them: per point and position, probes or window passes over every pair (the
     -- valuation rows in docs/benchmarks.md).
     span as (select min(d) as lo, max(d) as hi from needed),
@@ -260,9 +260,7 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
         select p.stock_code, p.trade_date, p.close_price, p.source_updated_at, p.id from ${stockPrices} p
         where p.stock_code = k.code and p.trade_date > span.lo and p.trade_date <= span.hi and ${live(p)}
         union all
-        select p.stock_code, p.trade_date, p.close_price, p.source_updated_at, p.id from ${stockPrices} p
-        where p.stock_code = k.code and ${live(p)} and p.trade_date = (
-          select max(q.trade_date) from ${stockPrices} q where q.stock_code = k.code and q.trade_date <= span.lo and ${live(q)})
+        select * from (${latestCloseRow(sql`k.code`, sql`span.lo`)}) before
       ) p
       order by p.stock_code, p.trade_date, p.source_updated_at desc, p.id desc
     ),
@@ -364,15 +362,14 @@ export async function findPerformance(db: Db, slug: Lookup, query: PerformanceQu
 }
 
 const isInexact = (position: UnpricedPosition) => position[2] > 0;
-const holdingKey = (accountId: string, stockCode: string) => `${accountId} ${stockCode}`;
 
 /**
  * The statement's rows with their points valued (valuePoints) and every unpriced position's C
- * exact. The sync stores C in the fixed
- * scale (src/domain/positions.ts), exact unless a partial sell left a remainder; a point that
- * values such a position at its C (it has no close yet) needs the exact C, so the holdings
- * concerned are read whole and walked exactly: one more round trip, only then (a stock with no
- * close yet, trimmed by a sell whose share count does not divide the scale).
+ * exact. The sync stores C exactly while its denominator stays under 10^40, and truncated to the
+ * fixed scale past it (src/domain/positions.ts); a point that values such a position at its C (it
+ * has no close yet) needs the exact C, so the holdings concerned are read whole and walked
+ * exactly: one more round trip, only then (a stock with no close yet, trimmed by enough partial
+ * sells to pass that bound).
  */
 export async function valued(db: Db, statementRows: PerformanceRow[], benchmark: string): Promise<ValuedRow[]> {
   const rows = statementRows.map((row) => valuePoints(row, benchmark));
