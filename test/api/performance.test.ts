@@ -72,12 +72,11 @@ describe("GET /api/performance/:slug", () => {
     l.buy("2024-03-01", 100, "10000");
     l.sell("2024-03-04", 150, "12000"); // 1,800,000 for 150 shares, 100 of them in lots: Out 1,200,000
     l.close("2024-03-01", "11000", "FPT");
-    for (const [date, close] of [
+    l.closes([
       ["2024-03-01", "1000"],
       ["2024-03-04", "1010"],
       ["2024-03-05", "990.5"],
-    ] as const)
-      l.close(date, close);
+    ]);
     const dbs = await syncedBook(l.book);
     // r(03-01) = 1,100,000 / 1,000,000 - 1 = 0.1; r(03-04) = 1,200,000 / 1,100,000 - 1 = 1/11;
     // r(03-05) = 0 / 0: 0. twr = 1.1 × 12/11 - 1 = 0.2.
@@ -317,12 +316,11 @@ describe("GET /api/performance/:slug", () => {
     l.close("2024-03-01", "10000", "FPT");
     l.book.price({ stock_code: "FPT", trade_date: "2024-03-04", close_price: "12000", deleted_at });
     l.close("2024-03-05", "11000", "FPT");
-    for (const [date, close] of [
+    l.closes([
       ["2024-03-01", "1000"],
       ["2024-03-04", "1010"],
       ["2024-03-05", "1020"],
-    ] as const)
-      l.close(date, close);
+    ]);
     l.book.price({ stock_code: "VNINDEX", trade_date: "2024-03-06", close_price: "1030", deleted_at });
     const dbs = await syncedBook(l.book);
     // 03-04 is valued at 03-01's close (100 × 10,000), as if the deleted 12,000 had never been;
@@ -404,13 +402,14 @@ describe("GET /api/performance/:slug", () => {
     for (const date of ["2026-01-05", "2026-02-27", "2026-03-02", "2026-03-31"]) a.close(date, "1000");
     const b = ledger(a.book);
     b.buy("2023-01-03", 100, "10000");
-    for (const [date, close] of [
-      ["2023-02-28", "10000"],
-      ["2023-03-01", "10000"],
-      ["2024-02-29", "12100"],
-    ] as const) {
-      b.close(date, close, "FPT");
-    }
+    b.closes(
+      [
+        ["2023-02-28", "10000"],
+        ["2023-03-01", "10000"],
+        ["2024-02-29", "12100"],
+      ],
+      "FPT",
+    );
     for (const date of ["2023-01-03", "2023-02-28", "2023-03-01", "2024-02-29"]) b.close(date, "1000");
     const dbs = await syncedBook(a.book);
     await expectPerformance(
@@ -557,13 +556,14 @@ describe("GET /api/performance/:slug", () => {
     }
     const down = ledger(up.book);
     down.buy("2024-03-01", 1, "10000", { stock_code: "HPG", isin_code: "VN000000HPG4" });
-    for (const [date, close] of [
-      ["2024-03-01", "10000"],
-      ["2024-03-04", "9999.8"],
-      ["2024-03-05", "9999.5"],
-    ] as const) {
-      down.close(date, close, "HPG");
-    }
+    down.closes(
+      [
+        ["2024-03-01", "10000"],
+        ["2024-03-04", "9999.8"],
+        ["2024-03-05", "9999.5"],
+      ],
+      "HPG",
+    );
     const dbs = await syncedBook(up.book);
     // s = 03-01 (MV 10,000), no flow, MV(e) = 10,000.5: twr = 0.00005 exactly, and mwr's root is
     // exactly 0.00005 (every t is 0 or T = 4): both 0.0001. Down: -0.0001.

@@ -35,6 +35,9 @@ export function ledger(book = new Book()) {
     /** A close of `code` (the benchmark VNINDEX unless told) on `date`. */
     close: (trade_date: string, close_price: string, stock_code = "VNINDEX") =>
       book.price({ stock_code, trade_date, close_price }),
+    /** A close of `code` (the benchmark VNINDEX unless told) for each [date, close]. */
+    closes: (pairs: readonly (readonly [string, string])[], stock_code = "VNINDEX") =>
+      pairs.map(([trade_date, close_price]) => book.price({ stock_code, trade_date, close_price })),
   };
 }
 
