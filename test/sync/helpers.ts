@@ -16,6 +16,8 @@ import { sql as drizzleSql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { accounts as targetAccounts } from "../../src/db/schema";
 import { servedAccount } from "../../src/db/served";
+import { parseCredits, parseTrades } from "../../src/db/deals";
+import { positionSteps } from "../../src/domain/positions";
 import { combinePartials, computeMetrics, type HoldingPartial, servedTotalReturn } from "../../src/domain";
 import { getConfig, type Env } from "../../src/env";
 import type { BudgetLimits } from "../../src/sync/budget";
@@ -341,6 +343,50 @@ export async function expectMergesAddUp(target: Sql): Promise<void> {
      from customer_metrics m where m.partial is not null`,
   )) as { customer_id: string; partial: HoldingPartial; holdings: HoldingPartial[] }[];
   for (const r of rows) expect(r.partial, r.customer_id).toEqual(combinePartials(r.holdings));
+}
+
+/**
+ * Each holding's stored position steps, however many runs continued or relaid them, equal the
+ * steps of its live trades and share credits walked afresh (src/domain/positions.ts). Holds
+ * whenever no holding is pending.
+ */
+export async function expectStepsAddUp(target: Sql): Promise<void> {
+  const rows = (await target.query(
+    `select h.account_id, h.stock_code, (
+       select coalesce(json_agg(json_build_array(t.id, t.account_id, t.trade_date, t.stock_code, t.type, t.quantity,
+         t.total_value::text, t.fee::text, t.personal_tax::text)), '[]')::text
+       from transactions t where t.account_id = h.account_id and t.stock_code = h.stock_code
+         and t.deleted_at is null and t.rejected is null
+     ) as trades, (
+       select coalesce(json_agg(json_build_array(c.id, c.account_id, c.stock_code, c.ex_date, c.quantity)), '[]')::text
+       from corporate_actions c where c.account_id = h.account_id and c.stock_code = h.stock_code
+         and c.type = 'share_dividend' and c.deleted_at is null and c.rejected is null
+     ) as credits, (
+       select coalesce(json_agg(json_build_object('date', s.date, 'traded', s.traded, 'shares', s.shares::text,
+         'cost_num', s.cost_num::text, 'cost_den', s.cost_den::text, 'cost_inexact', s.cost_inexact, 'invested', s.invested::text,
+         'withdrawn_num', s.withdrawn_num::text, 'withdrawn_den', s.withdrawn_den::text) order by s.date), '[]')::text
+       from position_steps s where s.account_id = h.account_id and s.stock_code = h.stock_code
+     ) as steps
+     from (
+       select account_id, stock_code from transactions where account_id is not null
+       union select account_id, stock_code from corporate_actions where type = 'share_dividend'
+       union select account_id, stock_code from position_steps
+     ) h`,
+  )) as { account_id: string; stock_code: string; trades: string; credits: string; steps: string }[];
+  for (const r of rows) {
+    const walked = positionSteps(null, parseTrades(r.trades), parseCredits(r.credits)).map((s) => ({
+      date: s.date,
+      traded: s.traded,
+      shares: String(s.shares),
+      cost_num: s.cost.num.toString(),
+      cost_den: s.cost.den.toString(),
+      cost_inexact: s.inexact,
+      invested: s.invested.toString(),
+      withdrawn_num: s.withdrawn.num.toString(),
+      withdrawn_den: s.withdrawn.den.toString(),
+    }));
+    expect(JSON.parse(r.steps), `${r.account_id} ${r.stock_code}`).toEqual(walked);
+  }
 }
 
 /** Both comparisons: the target mirrors the source, and serves what the reference says. */

@@ -15,7 +15,7 @@ import { newSlug } from "../../src/domain/slug";
 import type { Env } from "../../src/env";
 import { Book } from "../support/book";
 import { getJson } from "../support/worker";
-import { dropSourceForeignKeys, expectInSync, expectMergesAddUp, synced, withSource } from "./helpers";
+import { dropSourceForeignKeys, expectInSync, expectMergesAddUp, expectStepsAddUp, synced, withSource } from "./helpers";
 
 const SEEDS = import.meta.env.VITE_SYNC_SEEDS?.split(",").map(Number) ?? [7, 20261123];
 const OPERATIONS = 240;
@@ -299,12 +299,14 @@ describe("a back office doing odd things at random", () => {
           expect(report.complete, `after: ${done.slice(-SYNC_EVERY).join("; ")}`).toBe(true);
           await expectNoWrongOwner(dbs.env, dbs.source);
           await expectMergesAddUp(dbs.target);
+          await expectStepsAddUp(dbs.target);
           await expectPagesAsOffset(dbs.env, dbs.target);
         }
       }
       const full = await synced(dbs.env, "full");
       expect(full.complete).toBe(true);
       await expectMergesAddUp(dbs.target);
+      await expectStepsAddUp(dbs.target);
       await expectPagesAsOffset(dbs.env, dbs.target);
       await expectInSync(dbs);
     },
