@@ -33,7 +33,7 @@ import { bounded, type PositionState, positionSteps as walkPositionSteps } from 
 import { fraction } from "../domain/rational";
 import type { Budget } from "./budget";
 import type { Profile } from "./profile";
-import { effect, int, manyRows, text, type SyncDatabase } from "./database";
+import { effect, int, manyRows, text, textOrNull, type SyncDatabase } from "./database";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../db/deals";
 import { renewLease } from "./lease";
 import { afterLast, type Batch, readAhead } from "./read-ahead";
@@ -62,6 +62,12 @@ interface PendingHolding {
   credits: CreditInput[];
   /** With a resume point: where its position stood then (its last stored step), which its new steps continue. */
   position: PositionState | null;
+  /**
+   * Recomputed whole, its stored position steps dated before this are kept: no change it waits
+   * for is dated before it, and a step is where the position stood at the end of its date. Null:
+   * every step is laid again (or, with a resume point, those after it).
+   */
+  keptBefore: string | null;
 }
 
 /** A pending holding's key, the order its list is worked through in. */
@@ -90,7 +96,12 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
              case when (m.partial ->> 'format')::int = ${PARTIAL_FORMAT} and m.consumed is not null and p.from_date > m.through
                and exists (select from ${positionSteps} s where s.account_id = p.account_id and s.stock_code = p.stock_code
                  and s.date <= m.through)
-               then m.through end as after
+               then m.through end as after,
+             -- Recomputed whole from a known date, the steps before it stand (PendingHolding.keptBefore):
+             -- a day's edit of an old trade relays the steps from its date, not the holding's every one.
+             case when p.from_date is not null and exists (select from ${positionSteps} s
+                 where s.account_id = p.account_id and s.stock_code = p.stock_code and s.date < p.from_date)
+               then p.from_date end as kept_before
            -- One more than the batch is counted (not read) to tell whether any are left.
            from (
              select *, count(*) over () as waiting from (
@@ -112,6 +123,7 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
            select *, sum(trades) over (order by account_id, stock_code) as upto, count(*) over () as candidates from counted
          )
          select p.account_id, p.stock_code, p.candidates::int as candidates, p.waiting::int as waiting, p.after::text as after,
+           case when p.after is null then p.kept_before::text end as kept_before,
            case when p.after is not null then p.partial::text end as partial,
            -- Share counts pass 2^31 but not 2^53: a double carries them exactly, where bigint comes as text.
            p.consumed::float8 as consumed, p.opened::float8 as opened,
@@ -149,6 +161,7 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
           trades: parseTrades(text(r.trades)),
           credits: parseCredits(text(r.credits)),
           position: r.position === null ? null : storedPosition(text(r.position)),
+          keptBefore: textOrNull(r.kept_before),
         },
       }),
     ),
@@ -163,22 +176,24 @@ function storedPosition(json: string): PositionState {
   return { shares, ...bounded(fraction(BigInt(num), BigInt(den)), inexact) };
 }
 
-/** Each holding's new position steps, as the statement below reads them. */
+/** Each holding's new position steps, as the statement below reads them: those it lays again. */
 function stepsOf(batch: PendingHolding[]) {
   return batch.flatMap((h) =>
-    walkPositionSteps(h.resume ? h.position : null, h.trades, h.credits).map((step) => ({
-      account_id: h.accountId,
-      stock_code: h.stockCode,
-      date: step.date,
-      traded: step.traded,
-      shares: step.shares,
-      cost_num: step.cost.num.toString(),
-      cost_den: step.cost.den.toString(),
-      cost_inexact: step.inexact,
-      invested: step.invested.toString(),
-      withdrawn_num: step.withdrawn.num.toString(),
-      withdrawn_den: step.withdrawn.den.toString(),
-    })),
+    walkPositionSteps(h.resume ? h.position : null, h.trades, h.credits)
+      .filter((step) => h.keptBefore === null || step.date >= h.keptBefore)
+      .map((step) => ({
+        account_id: h.accountId,
+        stock_code: h.stockCode,
+        date: step.date,
+        traded: step.traded,
+        shares: step.shares,
+        cost_num: step.cost.num.toString(),
+        cost_den: step.cost.den.toString(),
+        cost_inexact: step.inexact,
+        invested: step.invested.toString(),
+        withdrawn_num: step.withdrawn.num.toString(),
+        withdrawn_den: step.withdrawn.den.toString(),
+      })),
   );
 }
 
@@ -211,9 +226,15 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
       : [],
   );
   const keys = JSON.stringify(batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
-  // Steps after the resume point are laid again (a share credit may have stepped past it), all of them when recomputed whole.
+  // Steps after the resume point are laid again (a share credit may have stepped past it); recomputed
+  // whole, those from the date it was kept before, or all of them.
   const stepsFrom = JSON.stringify(
-    batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode, after: h.resume?.through ?? null })),
+    batch.map((h) => ({
+      account_id: h.accountId,
+      stock_code: h.stockCode,
+      after: h.resume?.through ?? null,
+      from: h.keptBefore,
+    })),
   );
   await profile.time("holdings", "write", () =>
     target.run([
@@ -246,8 +267,9 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
          from json_to_recordset(${JSON.stringify(opened)}::json) as r(account_id uuid, stock_code text, lots json), json_array_elements(r.lots) l`,
       ),
       effect(
-        sql`delete from ${positionSteps} s using json_to_recordset(${stepsFrom}::json) as k(account_id uuid, stock_code text, after date)
-         where s.account_id = k.account_id and s.stock_code = k.stock_code and s.date > coalesce(k.after, '-infinity'::date)`,
+        sql`delete from ${positionSteps} s using json_to_recordset(${stepsFrom}::json) as k(account_id uuid, stock_code text, after date, "from" date)
+         where s.account_id = k.account_id and s.stock_code = k.stock_code and s.date > coalesce(k.after, '-infinity'::date)
+           and s.date >= coalesce(k."from", '-infinity'::date)`,
       ),
       effect(
         sql`insert into ${positionSteps} (account_id, stock_code, date, traded, shares, cost_num, cost_den, cost_inexact, invested, withdrawn_num, withdrawn_den)
