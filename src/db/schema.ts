@@ -104,23 +104,10 @@ export const transactions = pgTable(
     id: sourceId(),
     ...transactionColumns(),
     customerId: uuid("customer_id"),
-    /**
-     * The trade's place in its customer's served history, oldest first from 1 (trade date, then
-     * id), and in its account's: what makes a page of the unfiltered history an index range scan
-     * however deep it is (src/db/queries/history.ts). Null on a row not served. Written by the
-     * sync with the customer's metrics (src/sync/ordinals.ts); current only while the customer
-     * has a `customer_histories` row and is not in `metrics_pending`.
-     */
-    ordinal: integer("ordinal"),
-    accountOrdinal: integer("account_ordinal"),
     ...mirrored(),
   },
   (t) => [
     index("transactions_customer_date_idx").on(t.customerId, t.tradeDate.desc(), t.id.desc()),
-    index("transactions_customer_ordinal_idx").on(t.customerId, t.ordinal).where(sql`${t.ordinal} is not null`),
-    index("transactions_account_ordinal_idx").on(t.accountId, t.accountOrdinal).where(sql`${t.accountOrdinal} is not null`),
-    // The trades without a place: a day's new ones, and those not served (src/sync/ordinals.ts).
-    index("transactions_unplaced_idx").on(t.customerId).where(sql`${t.ordinal} is null`),
     index("transactions_customer_stock_date_idx").on(t.customerId, t.stockCode, t.tradeDate.desc(), t.id.desc()),
     index("transactions_account_date_idx").on(t.accountId, t.tradeDate.desc(), t.id.desc()),
     // One holding's trades in FIFO order: what recomputing that holding's metrics reads.
@@ -197,9 +184,33 @@ export const customerMetrics = pgTable("customer_metrics", {
 });
 
 /**
+ * Each served trade's place in its customer's history, oldest first from 1 (trade date, then id),
+ * and in its account's: what makes a page of the unfiltered history an index range scan however
+ * deep it is (src/db/queries/history.ts). Written by the sync with the customer's metrics
+ * (src/sync/ordinals.ts); current only while the customer has a `customer_histories` row and is
+ * not in `metrics_pending`. A table of its own, not columns of `transactions`: placing a day's
+ * trades inserts narrow rows into three indexes, where updating each new trade wrote a new
+ * version of it into every index of `transactions` (`trade_places` in docs/benchmarks.md).
+ */
+export const tradePlaces = pgTable(
+  "trade_places",
+  {
+    transactionId: uuid("transaction_id").primaryKey(),
+    customerId: uuid("customer_id").notNull(),
+    accountId: uuid("account_id").notNull(),
+    place: integer("place").notNull(),
+    accountPlace: integer("account_place").notNull(),
+  },
+  (t) => [
+    index("trade_places_customer_idx").on(t.customerId, t.place),
+    index("trade_places_account_idx").on(t.accountId, t.accountPlace),
+  ],
+);
+
+/**
  * How many trades each customer's served history holds, in all and per served account (account
- * id to count), written with the trades' ordinals (src/sync/ordinals.ts): the `total` of an
- * unfiltered history page, and the proof that the ordinals were built. No row: the customer's
+ * id to count), written with the trades' places (`trade_places`, src/sync/ordinals.ts): the `total`
+ * of an unfiltered history page, and the proof that the places were built. No row: the customer's
  * history is paged by OFFSET until the sync builds it.
  */
 export const customerHistories = pgTable("customer_histories", {

@@ -1,7 +1,7 @@
 /**
  * Each served trade's place in its customer's history and in its account's, oldest first from 1
- * (trade date, then id: newest first is the reverse, the history's order), and how many each
- * holds (`customer_histories`): what lets GET /api/transactions/:slug serve any page as an index
+ * (trade date, then id: newest first is the reverse, the history's order), kept in
+ * `trade_places`, and how many each holds (`customer_histories`): what lets GET /api/transactions/:slug serve any page as an index
  * range scan with an exact total (src/db/queries/paged.ts).
  *
  * A customer's places change exactly when its served trades do, and every such change puts the
@@ -12,16 +12,17 @@
  * fragments (src/db/served.ts) in both.
  *
  * Placing a customer from the start costs a pass over all its trades, so it is done only when
- * needed: `reorders` is set when a trade that had a place moved or went (the transactions
- * stream's `displacesPlaces`) or when which accounts are served may have changed, and then only
- * rows whose place changed are written (a trade booked in the past moves the ones after it; rows
- * no longer served lose their places). A day's new trades, dated after the customer's last
- * placed one, are appended (appendHistories: only the new rows are read and written); a
- * dividend, a share credit or a holding row moves nothing.
+ * needed: `reorders` is set when a trade that had a place moved or went, or one without a place
+ * comes at or before the customer's last placed one (the transactions stream's
+ * `displacesPlaces`), or when which accounts are served may have changed; then only rows whose
+ * place changed are written (a trade booked in the past moves the ones after it; rows no longer
+ * served lose their places). Otherwise a day's new trades, dated after the customer's last placed
+ * one, are appended (appendHistories: only the new rows are read and written); a dividend, a
+ * share credit or a holding row moves nothing.
  */
 import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { accounts, customerHistories, customers, customerMetrics, metricsPending, transactions } from "../db/schema";
+import { accounts, customerHistories, customers, customerMetrics, metricsPending, tradePlaces, transactions } from "../db/schema";
 import { live, servedAccount } from "../db/served";
 import { effect, type Statement } from "./database";
 import { holdsLease } from "./lease";
@@ -33,11 +34,11 @@ const a = alias(accounts, "a");
 const servedTrade = sql`${live(t)} and ${servedAccount(a, sql`t.customer_id`)}`;
 
 /**
- * Appends to these customers' histories the served trades that have no place yet, when all of
- * them come after the customer's last placed trade (a new trading day): each takes the next
- * place in its customer's history and in its account's, and the counts grow by them. A customer
- * with an unplaced trade at or before its last placed one is left as it is, for placeHistories.
- * Only for customers not flagged `reorders`: no placed trade of theirs moved or went.
+ * Appends to these customers' histories their served trades dated after their last placed one (a
+ * new trading day): each takes the next place in its customer's history and in its account's, and
+ * the counts grow by them. Only for customers not flagged `reorders`: no placed trade of theirs
+ * moved or went, and no unplaced one came at or before their last placed one (the transactions
+ * stream flags those, src/sync/streams.ts), so the trades after it are all their history lacks.
  */
 export function appendHistories(ids: readonly string[]): Statement<void> {
   const batch = sql`${sql.param([...ids])}::uuid[]`;
@@ -45,30 +46,30 @@ export function appendHistories(ids: readonly string[]): Statement<void> {
       select h.customer_id, h.trades, h.account_trades, l.trade_date as last_date, l.id as last_id
       from ${customerHistories} h
       left join lateral (
-        select t.trade_date, t.id from ${transactions} t where t.customer_id = h.customer_id and t.ordinal = h.trades
+        select t.trade_date, t.id from ${tradePlaces} p join ${transactions} t on t.id = p.transaction_id
+        where p.customer_id = h.customer_id and p.place = h.trades
       ) l on true
       where h.customer_id = any(${batch}) and (h.trades = 0 or l.id is not null)
     ), fresh as materialized (
-      -- transactions_unplaced_idx: the rows without a place, mostly the day's new ones. \`early\`:
-      -- at or before the customer's last placed trade, so the customer cannot be appended to.
-      select t.id, t.customer_id, t.account_id, t.trade_date,
-        coalesce((t.trade_date, t.id) <= (s.last_date, s.last_id), false) as early
+      -- The customer's trades after its last placed one: a range of transactions_customer_date_idx.
+      select t.id, t.customer_id, t.account_id, t.trade_date
       from stored s
-      join ${transactions} t on t.customer_id = s.customer_id and t.ordinal is null
+      join ${transactions} t on t.customer_id = s.customer_id
+        and (s.trades = 0 or t.trade_date > s.last_date or (t.trade_date = s.last_date and t.id > s.last_id))
       join ${accounts} a on a.id = t.account_id
       where ${servedTrade}
-    ), appendable as (
-      -- An array, not an anti-join: the planner takes a CTE for one row and compared every
-      -- fresh row with every other (1.1 s a batch of a 1M trading day).
-      select s.* from stored s where s.customer_id <> all(array(select customer_id from fresh where early))
     ), numbered as (
       select f.id, f.customer_id, f.account_id,
         (s.trades + row_number() over (partition by f.customer_id order by f.trade_date, f.id))::int as place,
         (coalesce((s.account_trades ->> f.account_id::text)::int, 0)
           + row_number() over (partition by f.account_id order by f.trade_date, f.id))::int as account_place
-      from fresh f join appendable s using (customer_id)
+      from fresh f join stored s using (customer_id)
     ), placed as (
-      update ${transactions} x set ordinal = n.place, account_ordinal = n.account_place from numbered n where x.id = n.id
+      -- A row left by an owner the trade moved from gives way (that owner is placed again, reorders).
+      insert into ${tradePlaces} (transaction_id, customer_id, account_id, place, account_place)
+      select id, customer_id, account_id, place, account_place from numbered
+      on conflict (transaction_id) do update set customer_id = excluded.customer_id, account_id = excluded.account_id,
+        place = excluded.place, account_place = excluded.account_place
     ), grown as (
       select customer_id, max(place) as trades, jsonb_object_agg(account_id::text, account_place) as accounts
       from (select customer_id, account_id, max(place) as place, max(account_place) as account_place from numbered
@@ -81,8 +82,8 @@ export function appendHistories(ids: readonly string[]): Statement<void> {
 
 /**
  * Places these customers' served trades from the start and records their counts, for those that
- * need it: flagged `reorders` (metrics_pending), never placed, or left with an unplaced trade by
- * appendHistories. A customer the target no longer has loses its row.
+ * need it: flagged `reorders` (metrics_pending), or never placed. A customer the target no longer
+ * has loses its row.
  */
 export function placeHistories(ids: readonly string[]): Statement<void> {
   const all = sql`${sql.param([...ids])}::uuid[]`;
@@ -91,32 +92,26 @@ export function placeHistories(ids: readonly string[]): Statement<void> {
   const batch = sql`array(select id from chosen)`;
   return effect(sql`with chosen as materialized (
       select c.id from unnest(${all}) as c(id)
-      -- A lateral with a limit is probed customer by customer (transactions_unplaced_idx); as
-      -- an exists beside the others, the planner hashed every unplaced row of the table, once a
-      -- batch (145 ms a batch on the 10M trading day; \`placeHistories\` in docs/benchmarks.md).
-      left join lateral (
-        select true as found from ${transactions} t join ${accounts} a on a.id = t.account_id
-        where t.customer_id = c.id and t.ordinal is null and ${servedTrade} limit 1
-      ) unplaced on true
       where exists (select from ${metricsPending} p where p.customer_id = c.id and p.reorders)
         or not exists (select from ${customerHistories} h where h.customer_id = c.id)
-        or unplaced.found
     ), served as materialized (
-      select t.id, t.customer_id, t.account_id, t.ordinal, t.account_ordinal,
+      select t.id, t.customer_id, t.account_id,
+        p.customer_id as was_customer, p.account_id as was_account, p.place as was_place, p.account_place as was_account_place,
         row_number() over (partition by t.customer_id order by t.trade_date, t.id)::int as place,
         row_number() over (partition by t.account_id order by t.trade_date, t.id)::int as account_place
       from ${transactions} t join ${accounts} a on a.id = t.account_id
+      left join ${tradePlaces} p on p.transaction_id = t.id
       where t.customer_id = any(${batch}) and ${servedTrade}
     ), placed as (
-      -- Compared in the scan above, so only the rows whose place moved are looked up to be written.
-      update ${transactions} x set ordinal = s.place, account_ordinal = s.account_place
-      from (select * from served where ordinal is distinct from place or account_ordinal is distinct from account_place) s
-      where x.id = s.id
+      -- Compared in the scan above, so only the rows whose place moved are written.
+      insert into ${tradePlaces} (transaction_id, customer_id, account_id, place, account_place)
+      select id, customer_id, account_id, place, account_place from served
+      where (was_customer, was_account, was_place, was_account_place) is distinct from (customer_id, account_id, place, account_place)
+      on conflict (transaction_id) do update set customer_id = excluded.customer_id, account_id = excluded.account_id,
+        place = excluded.place, account_place = excluded.account_place
     ), unplaced as (
-      -- Both places are written together, so a placed row has an ordinal: the partial index finds them.
-      update ${transactions} x set ordinal = null, account_ordinal = null
-      where x.customer_id = any(${batch}) and x.ordinal is not null
-        and not exists (select from served s where s.id = x.id)
+      delete from ${tradePlaces} x where x.customer_id = any(${batch})
+        and not exists (select from served s where s.id = x.transaction_id)
     ), per_account as (
       select customer_id, account_id, count(*)::int as n from served group by customer_id, account_id
     ), counted as (

@@ -12,6 +12,7 @@
  */
 import { getTableName, type SQL, sql } from "drizzle-orm";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
+import { customerHistories, tradePlaces } from "../db/schema";
 import { sourceTables } from "../db/source";
 import { SERVABLE_SLUG_SQL } from "../domain/slug";
 import { STOCK_CODE_SQL } from "../domain/stock-code";
@@ -64,9 +65,9 @@ export interface Stream {
   /**
    * The customers whose history must be placed again from the start (src/sync/ordinals.ts), as
    * SQL over the changed rows as they were (`before`) and as they are (`after`, null when removed):
-   * a row that held a place lost it or may have moved. A change to which accounts are served
-   * (`regroups`) does it for every customer it touches; a trade added after the customer's last
-   * placed one only appends.
+   * a row that held a place lost it or may have moved, or a row without one came at or before the
+   * customer's last placed trade. A change to which accounts are served (`regroups`) does it for
+   * every customer it touches; a trade added after the customer's last placed one only appends.
    */
   displacesPlaces?: (before: SQL, after: SQL | null) => SQL;
   /**
@@ -103,7 +104,7 @@ const stockCode: Rule = {
   reason: "stock_code is not 1 to 10 uppercase letters or digits",
 };
 
-const { accounts, customers } = sourceTables;
+const { accounts, customers, transactions } = sourceTables;
 const customerOfAccount = (account: SQL) => sql`select customer_id from ${accounts} where id = ${account}`;
 
 export const STREAMS: readonly Stream[] = [
@@ -146,15 +147,25 @@ export const STREAMS: readonly Stream[] = [
   },
   {
     ...fromSource("transactions"),
-    displacesPlaces: (before, after) =>
-      after
-        ? // Both owners: the row left one history and brings its old place into the other.
-          sql`select x.customer_id from ${before} b join ${after} u using (id)
-            cross join lateral (values (b.customer_id), (u.customer_id)) as x(customer_id)
-            where b.ordinal is not null
-              and (b.trade_date, b.account_id, b.customer_id, b.deleted_at, b.rejected)
-                is distinct from (u.trade_date, u.account_id, u.customer_id, u.deleted_at, u.rejected)`
-        : sql`select customer_id from ${before} where ordinal is not null`,
+    displacesPlaces: (before, after) => {
+      const placed = (r: SQL) => sql`exists (select from ${tradePlaces} p where p.transaction_id = ${r}.id)`;
+      if (!after) return sql`select customer_id from ${before} where ${placed(before)}`;
+      return sql`select x.customer_id from ${before} b join ${after} u using (id)
+          -- Both owners: the row left one history and brings its old place into the other.
+          cross join lateral (values (b.customer_id), (u.customer_id)) as x(customer_id)
+          where ${placed(sql`b`)}
+            and (b.trade_date, b.account_id, b.customer_id, b.deleted_at, b.rejected)
+              is distinct from (u.trade_date, u.account_id, u.customer_id, u.deleted_at, u.rejected)
+        union all
+        -- A live trade without a place at or before its customer's last placed one: appending
+        -- takes only the trades after that one (src/sync/ordinals.ts).
+        select u.customer_id from ${after} u
+          join ${customerHistories} h on h.customer_id = u.customer_id
+          join ${tradePlaces} p on p.customer_id = h.customer_id and p.place = h.trades
+          join ${transactions} l on l.id = p.transaction_id
+          where u.deleted_at is null and u.rejected is null and not ${placed(sql`u`)}
+            and (u.trade_date < l.trade_date or (u.trade_date = l.trade_date and u.id <= l.id))`;
+    },
     // Denormalised so a customer's history is one index range scan (src/db/schema.ts).
     derived: { name: "customer_id", stream: "accounts", foreignKey: "account_id", column: "customer_id" },
     rules: [

@@ -134,9 +134,10 @@ describe("a long history, synced", () => {
     const { book, customer, account, second } = longBook();
     const dbs = await withSource(book);
     await synced(dbs.env);
-    const before = await dbs.target.query(`select id, ordinal from transactions where customer_id = $1 order by ordinal`, [
-      customer.id,
-    ]);
+    const before = await dbs.target.query(
+      `select transaction_id as id, place from trade_places where customer_id = $1 order by place`,
+      [customer.id],
+    );
     // A new trading day in both accounts, a fee mended on an old trade, and a cash dividend.
     const more = new Book();
     const stamp = { updated_at: "2025-06-01T00:00:00.000000Z" };
@@ -171,10 +172,11 @@ describe("a long history, synced", () => {
     await synced(dbs.env);
 
     // The places the first run gave stay; the new trades take the next two.
-    const after = await dbs.target.query(`select id, ordinal from transactions where customer_id = $1 order by ordinal`, [
-      customer.id,
-    ]);
-    expect(after).toEqual([...before, { id: day.id, ordinal: TRADES + 1 }, { id: later.id, ordinal: TRADES + 2 }]);
+    const after = await dbs.target.query(
+      `select transaction_id as id, place from trade_places where customer_id = $1 order by place`,
+      [customer.id],
+    );
+    expect(after).toEqual([...before, { id: day.id, place: TRADES + 1 }, { id: later.id, place: TRADES + 2 }]);
     const trades = newestFirst([...book.transactions, day, later]);
     const last = Math.ceil(trades.length / PER_PAGE);
     await expectPages(

@@ -3,10 +3,11 @@
  * (paged.ts): the slug (and account ownership) lookup, the total of all matches and the page.
  */
 import { type SQL, and, eq, inArray, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import type { HistoryFilters, Lookup, Transaction } from "./types";
 import { TransactionPage } from "../../schemas";
 import type { Db } from "../client";
-import { accounts, brokers, customerHistories, customers, metricsPending, transactions } from "../schema";
+import { accounts, brokers, customerHistories, customers, metricsPending, tradePlaces, transactions } from "../schema";
 import { live } from "../served";
 import { type PagedRow, pagedListOf, pagedListQuery } from "./paged";
 import { servedAccountOfCustomer, transactionJson } from "./shapes";
@@ -58,14 +59,12 @@ export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters)
       ? undefined
       : perAccount
         ? {
-            column: transactions.accountOrdinal,
-            current: historyCurrent,
+            ...placesOf(sql`${tradePlaces.accountId} = ${owner.accountId}`, tradePlaces.accountPlace),
             total: sql`coalesce((select (${customerHistories.accountTrades} ->> ${owner.accountId}::text)::int
             from ${customerHistories} where ${customerHistories.customerId} = ${customers.id}), 0)`,
           }
         : {
-            column: transactions.ordinal,
-            current: historyCurrent,
+            ...placesOf(sql`${tradePlaces.customerId} = ${customers.id}`, tradePlaces.place),
             total: sql`(select ${customerHistories.trades} from ${customerHistories} where ${customerHistories.customerId} = ${customers.id})`,
           },
     owner: and(
@@ -77,8 +76,17 @@ export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters)
   });
 }
 
+/** The trades' places (`trade_places`) of the owner `owner` picks, ranked by `column`, current or not. */
+const placesOf = (owner: SQL, column: PgColumn) => ({
+  table: tradePlaces,
+  rowId: tradePlaces.transactionId,
+  owner,
+  column,
+  current: historyCurrent,
+});
+
 /**
- * The customer's trades carry their current places (src/sync/ordinals.ts): the sync built them
+ * The customer's trades have their current places (src/sync/ordinals.ts): the sync built them
  * (a customer_histories row) and no change since waits for it (metrics_pending is written in the
  * same transaction as the change, and emptied in the one that places the trades again).
  */

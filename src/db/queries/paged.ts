@@ -46,11 +46,17 @@ export interface PagedList {
 }
 
 /**
- * Each matching row's place among the owner's matches, oldest first from 1, kept by the sync: the
- * rows of page p are those placed from total - p × per_page + 1 to total - (p - 1) × per_page.
+ * Each matching row's place among the owner's matches, oldest first from 1, kept by the sync in a
+ * table of its own: the rows of page p are those placed from total - p × per_page + 1 to
+ * total - (p - 1) × per_page.
  */
 export interface Ordinals {
-  /** The column holding a row's place (indexed with the owner's column). */
+  /** The places, one row per listed row, joined to it by `rowId` = the list's `id`. */
+  table: PgTable;
+  rowId: PgColumn;
+  /** Which places are the owner's: with `column`, one index range. */
+  owner: SQL;
+  /** The column holding a row's place. */
   column: PgColumn;
   /** True when the owner's places are current; `customers` in scope. */
   current: SQL;
@@ -70,10 +76,9 @@ export function pagedListQuery(db: Db, list: PagedList) {
     query.start_date ? gte(list.date, query.start_date) : undefined,
     query.end_date ? lte(list.date, query.end_date) : undefined,
   );
-  const matching = sql`from ${list.table}
-    join ${accounts} on ${accounts.id} = ${list.accountId}
-    join ${brokers} on ${brokers.id} = ${accounts.brokerId}
-    where ${filters ?? sql`true`}`;
+  const withAccount = sql`join ${accounts} on ${accounts.id} = ${list.accountId}
+    join ${brokers} on ${brokers.id} = ${accounts.brokerId}`;
+  const matching = sql`from ${list.table} ${withAccount} where ${filters ?? sql`true`}`;
   const counted = sql`(select count(*)::int ${matching})`;
   const skipped = sql`(
         select json_agg(page.item order by page.date desc, page.id desc)
@@ -96,7 +101,9 @@ export function pagedListQuery(db: Db, list: PagedList) {
         select json_agg(page.item order by page.place desc)
         from (
           select ${ordinals.column} as place, ${list.item} as item
-          ${matching} and ${ordinals.column} between ${last} - ${query.per_page - 1} and ${last}
+          from ${ordinals.table} join ${list.table} on ${list.id} = ${ordinals.rowId} ${withAccount}
+          where ${ordinals.owner} and ${ordinals.column} between ${last} - ${query.per_page - 1} and ${last}
+            and ${filters ?? sql`true`}
         ) page
       )`;
   return db.execute<PagedRow>(sql`
