@@ -51,11 +51,12 @@ export function appendHistories(ids: readonly string[]): Statement<void> {
       ) l on true
       where h.customer_id = any(${batch}) and (h.trades = 0 or l.id is not null)
     ), fresh as materialized (
-      -- The customer's trades after its last placed one: a range of transactions_customer_date_idx.
+      -- The customer's trades after its last placed one: the date bounds a range of
+      -- transactions_customer_date_idx (an \`or\` of the two cases scanned all the customer's trades).
       select t.id, t.customer_id, t.account_id, t.trade_date
       from stored s
-      join ${transactions} t on t.customer_id = s.customer_id
-        and (s.trades = 0 or t.trade_date > s.last_date or (t.trade_date = s.last_date and t.id > s.last_id))
+      join ${transactions} t on t.customer_id = s.customer_id and t.trade_date >= coalesce(s.last_date, '-infinity'::date)
+        and (s.last_id is null or t.trade_date > s.last_date or t.id > s.last_id)
       join ${accounts} a on a.id = t.account_id
       where ${servedTrade}
     ), numbered as (
