@@ -1,8 +1,9 @@
 /**
  * Each served trade's place in its customer's history and in its account's, oldest first from 1
  * (trade date, then id: newest first is the reverse, the history's order), kept in
- * `trade_places`, and how many each holds (`customer_histories`): what lets GET /api/transactions/:slug serve any page as an index
- * range scan with an exact total (src/db/queries/paged.ts).
+ * `trade_places`, and how many each holds (`customer_histories`): what lets
+ * GET /api/transactions/:slug serve any page as an index range scan with an exact total
+ * (src/db/queries/paged.ts).
  *
  * A customer's places change exactly when its served trades do, and every such change puts the
  * customer in `metrics_pending` (src/sync/apply.ts, the streams' `customersOf`): a trade, an
@@ -20,7 +21,7 @@
  * one, are appended (appendHistories: only the new rows are read and written); a dividend, a
  * share credit or a holding row moves nothing.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { accounts, customerHistories, customers, customerMetrics, metricsPending, tradePlaces, transactions } from "../db/schema";
 import { live, servedAccount } from "../db/served";
@@ -32,6 +33,16 @@ const a = alias(accounts, "a");
 
 /** SQL: trade `t`, of account `a` (joined), is served. */
 const servedTrade = sql`${live(t)} and ${servedAccount(a, sql`t.customer_id`)}`;
+
+/**
+ * SQL: stores the places of `rows` (a relation with id, customer_id, account_id, place and
+ * account_place); a trade's row left by an owner it moved from is taken over.
+ */
+const storePlaces = (rows: SQL) =>
+  sql`insert into ${tradePlaces} (transaction_id, customer_id, account_id, place, account_place)
+    select id, customer_id, account_id, place, account_place from ${rows}
+    on conflict (transaction_id) do update set customer_id = excluded.customer_id, account_id = excluded.account_id,
+      place = excluded.place, account_place = excluded.account_place`;
 
 /**
  * Appends to these customers' histories their served trades dated after their last placed one (a
@@ -65,13 +76,7 @@ export function appendHistories(ids: readonly string[]): Statement<void> {
         (coalesce((s.account_trades ->> f.account_id::text)::int, 0)
           + row_number() over (partition by f.account_id order by f.trade_date, f.id))::int as account_place
       from fresh f join stored s using (customer_id)
-    ), placed as (
-      -- A row left by an owner the trade moved from gives way (that owner is placed again, reorders).
-      insert into ${tradePlaces} (transaction_id, customer_id, account_id, place, account_place)
-      select id, customer_id, account_id, place, account_place from numbered
-      on conflict (transaction_id) do update set customer_id = excluded.customer_id, account_id = excluded.account_id,
-        place = excluded.place, account_place = excluded.account_place
-    ), grown as (
+    ), placed as (${storePlaces(sql`numbered`)}), grown as (
       select customer_id, max(place) as trades, jsonb_object_agg(account_id::text, account_place) as accounts
       from (select customer_id, account_id, max(place) as place, max(account_place) as account_place from numbered
         group by customer_id, account_id) per
@@ -105,11 +110,8 @@ export function placeHistories(ids: readonly string[]): Statement<void> {
       where t.customer_id = any(${batch}) and ${servedTrade}
     ), placed as (
       -- Compared in the scan above, so only the rows whose place moved are written.
-      insert into ${tradePlaces} (transaction_id, customer_id, account_id, place, account_place)
-      select id, customer_id, account_id, place, account_place from served
-      where (was_customer, was_account, was_place, was_account_place) is distinct from (customer_id, account_id, place, account_place)
-      on conflict (transaction_id) do update set customer_id = excluded.customer_id, account_id = excluded.account_id,
-        place = excluded.place, account_place = excluded.account_place
+      ${storePlaces(sql`served where (was_customer, was_account, was_place, was_account_place)
+        is distinct from (customer_id, account_id, place, account_place)`)}
     ), unplaced as (
       delete from ${tradePlaces} x where x.customer_id = any(${batch})
         and not exists (select from served s where s.id = x.transaction_id)
