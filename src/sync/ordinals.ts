@@ -111,7 +111,9 @@ export function placeHistories(ids: readonly string[]): Statement<void> {
         row_number() over (partition by t.customer_id order by t.trade_date, t.id)::int as place,
         row_number() over (partition by t.account_id order by t.trade_date, t.id)::int as account_place
       from ${transactions} t join ${accounts} a on a.id = t.account_id
-      left join ${tradePlaces} p on p.transaction_id = t.id
+      -- The batch's own places (trade_places_customer_idx), not the table's: a trade whose row
+      -- another owner left is taken over by the upsert below.
+      left join (select * from ${tradePlaces} where customer_id = any(${batch})) p on p.transaction_id = t.id
       where t.customer_id = any(${batch}) and ${servedTrade}
     ), placed as (
       -- Compared in the scan above, so only the rows whose place moved are written.
