@@ -105,15 +105,18 @@ export function placeHistories(ids: readonly string[]): Statement<void> {
       select c.id from unnest(${all}) as c(id)
       where exists (select from ${metricsPending} p where p.customer_id = c.id and p.reorders)
         or not exists (select from ${customerHistories} h where h.customer_id = c.id)
+    ), stored as materialized (
+      -- The batch's own places (trade_places_customer_idx), hashed once: joined to the table, the
+      -- planner probed its key once per served trade (100,000 probes, 0.4 s of a 1.2 s re-place).
+      -- A trade whose row another owner left is taken over by the upsert below.
+      select * from ${tradePlaces} where customer_id = any(${batch})
     ), served as materialized (
       select t.id, t.customer_id, t.account_id,
         p.customer_id as was_customer, p.account_id as was_account, p.place as was_place, p.account_place as was_account_place,
         row_number() over (partition by t.customer_id order by t.trade_date, t.id)::int as place,
         row_number() over (partition by t.account_id order by t.trade_date, t.id)::int as account_place
       from ${transactions} t join ${accounts} a on a.id = t.account_id
-      -- The batch's own places (trade_places_customer_idx), not the table's: a trade whose row
-      -- another owner left is taken over by the upsert below.
-      left join (select * from ${tradePlaces} where customer_id = any(${batch})) p on p.transaction_id = t.id
+      left join stored p on p.transaction_id = t.id
       where t.customer_id = any(${batch}) and ${servedTrade}
     ), placed as (
       -- Compared in the scan above, so only the rows whose place moved are written.
