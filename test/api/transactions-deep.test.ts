@@ -130,6 +130,34 @@ describe("a long history, synced", () => {
     await expectPages(dbs, `${all}/${account.id}`, inFirst, [1, 20, Math.ceil(inFirst.length / PER_PAGE)]);
   }, 120_000);
 
+  it("places the history again when the only change is a trade booked before the last placed one", async () => {
+    const { book, customer, account } = longBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    // Dated inside the history (its trades span 150 days) and nothing placed moves or goes: the
+    // new trade alone must bring the history to be placed again.
+    const booked = new Book().trade({
+      account_id: account.id,
+      trade_date: day(TRADES / 8),
+      type: "buy",
+      quantity: 1,
+      price: "1000",
+      updated_at: "2025-06-01T00:00:00.000000Z",
+    });
+    await insertSource(dbs.source, "transactions", [booked]);
+    await synced(dbs.env);
+    const trades = newestFirst([...book.transactions, booked]);
+    const all = `/api/transactions/${customer.slug}`;
+    await expectPages(
+      dbs,
+      all,
+      trades.map((t) => t.id),
+      [1, 30, 31, Math.ceil(trades.length / PER_PAGE)],
+    );
+    const inAccount = trades.filter((t) => t.account_id === account.id).map((t) => t.id);
+    await expectPages(dbs, `${all}/${account.id}`, inAccount, [1, Math.ceil(inAccount.length / PER_PAGE)]);
+  }, 120_000);
+
   it("appends a new day's trades after the last placed one, through a fee edited meanwhile, and a dividend moves nothing", async () => {
     const { book, customer, account, second } = longBook();
     const dbs = await withSource(book);
