@@ -10,7 +10,7 @@
  */
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { brokers } from "./schema";
+import { brokers, tradePlaces, transactions } from "./schema";
 
 /** A synced table (or an alias of one): the columns every mirrored row carries (src/db/schema.ts). */
 interface Mirrored {
@@ -36,3 +36,12 @@ export const servedAccount = (a: Account, customerId: SQLWrapper): SQL =>
     [live(a), sql`${a.customerId} = ${customerId}`, sql`exists (select from ${brokers} where ${brokers.id} = ${a.brokerId})`],
     sql` and `,
   );
+
+/**
+ * SQL: the trade date and id of customer `customer`'s last placed trade (src/sync/ordinals.ts),
+ * the one at place `trades` (its customer_histories.trades): a trade after it is appended to the
+ * served history, one at or before it places the history again. No row when none is placed.
+ */
+export const lastPlaced = (customer: SQLWrapper, trades: SQLWrapper): SQL =>
+  sql`select t.trade_date, t.id from ${tradePlaces} p join ${transactions} t on t.id = p.transaction_id
+    where p.customer_id = ${customer} and p.place = ${trades}`;

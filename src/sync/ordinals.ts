@@ -24,7 +24,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { accounts, customerHistories, customers, customerMetrics, metricsPending, tradePlaces, transactions } from "../db/schema";
-import { live, servedAccount } from "../db/served";
+import { lastPlaced, live, servedAccount } from "../db/served";
 import { effect, type Statement } from "./database";
 import { holdsLease } from "./lease";
 
@@ -56,10 +56,7 @@ export function appendHistories(ids: readonly string[]): Statement<void> {
   return effect(sql`with stored as (
       select h.customer_id, h.trades, h.account_trades, l.trade_date as last_date, l.id as last_id
       from ${customerHistories} h
-      left join lateral (
-        select t.trade_date, t.id from ${tradePlaces} p join ${transactions} t on t.id = p.transaction_id
-        where p.customer_id = h.customer_id and p.place = h.trades
-      ) l on true
+      left join lateral (${lastPlaced(sql`h.customer_id`, sql`h.trades`)}) l on true
       where h.customer_id = any(${batch}) and (h.trades = 0 or l.id is not null)
     ), fresh as materialized (
       -- The customer's trades after its last placed one, customer by customer: the date bounds a

@@ -13,6 +13,7 @@
 import { getTableName, type SQL, sql } from "drizzle-orm";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 import { customerHistories, tradePlaces } from "../db/schema";
+import { lastPlaced } from "../db/served";
 import { sourceTables } from "../db/source";
 import { SERVABLE_SLUG_SQL } from "../domain/slug";
 import { STOCK_CODE_SQL } from "../domain/stock-code";
@@ -104,7 +105,7 @@ const stockCode: Rule = {
   reason: "stock_code is not 1 to 10 uppercase letters or digits",
 };
 
-const { accounts, customers, transactions } = sourceTables;
+const { accounts, customers } = sourceTables;
 const customerOfAccount = (account: SQL) => sql`select customer_id from ${accounts} where id = ${account}`;
 
 export const STREAMS: readonly Stream[] = [
@@ -161,8 +162,7 @@ export const STREAMS: readonly Stream[] = [
         -- takes only the trades after that one (src/sync/ordinals.ts).
         select u.customer_id from ${after} u
           join ${customerHistories} h on h.customer_id = u.customer_id
-          join ${tradePlaces} p on p.customer_id = h.customer_id and p.place = h.trades
-          join ${transactions} l on l.id = p.transaction_id
+          cross join lateral (${lastPlaced(sql`h.customer_id`, sql`h.trades`)}) l
           where u.deleted_at is null and u.rejected is null and not ${placed(sql`u`)}
             and (u.trade_date < l.trade_date or (u.trade_date = l.trade_date and u.id <= l.id))`;
     },
