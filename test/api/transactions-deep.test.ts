@@ -34,6 +34,9 @@ function longBook() {
   return { book, customer, account, second };
 }
 
+/** Stamped after everything a first run read: a row the back office entered since. */
+const ENTERED_SINCE = { updated_at: "2025-06-01T00:00:00.000000Z" };
+
 const day = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** Newest first, id descending on equal dates: the history's order, as a plain sort. */
@@ -108,14 +111,14 @@ describe("a long history, synced", () => {
     const gone = trades[305]!;
     await softDelete(dbs.source, "transactions", gone.id);
     const more = new Book();
-    // Entered today, so stamped after everything the first run read; booked on a date long past.
+    // Booked on a date long past.
     const early = more.trade({
       account_id: account.id,
       trade_date: "2019-06-01",
       type: "buy",
       quantity: 5,
       price: "900",
-      updated_at: "2025-06-01T00:00:00.000000Z",
+      ...ENTERED_SINCE,
     });
     await insertSource(dbs.source, "transactions", [early]);
     await synced(dbs.env);
@@ -142,7 +145,7 @@ describe("a long history, synced", () => {
       type: "buy",
       quantity: 1,
       price: "1000",
-      updated_at: "2025-06-01T00:00:00.000000Z",
+      ...ENTERED_SINCE,
     });
     await insertSource(dbs.source, "transactions", [booked]);
     await synced(dbs.env);
@@ -168,14 +171,13 @@ describe("a long history, synced", () => {
     );
     // A new trading day in both accounts, a fee mended on an old trade, and a cash dividend.
     const more = new Book();
-    const stamp = { updated_at: "2025-06-01T00:00:00.000000Z" };
     const day = more.trade({
       account_id: second.id,
       trade_date: "2024-01-02",
       type: "buy",
       quantity: 3,
       price: "1000",
-      ...stamp,
+      ...ENTERED_SINCE,
     });
     const later = more.trade({
       account_id: account.id,
@@ -183,7 +185,7 @@ describe("a long history, synced", () => {
       type: "sell",
       quantity: 2,
       price: "1100",
-      ...stamp,
+      ...ENTERED_SINCE,
     });
     await insertSource(dbs.source, "transactions", [day, later]);
     const old = book.transactions[10]!;
@@ -194,7 +196,7 @@ describe("a long history, synced", () => {
       ex_date: "2021-01-04",
       quantity: 100,
       gross_amount: "100000",
-      ...stamp,
+      ...ENTERED_SINCE,
     });
     await insertSource(dbs.source, "corporate_actions", [dividend]);
     await synced(dbs.env);
