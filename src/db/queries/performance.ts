@@ -183,10 +183,11 @@ export const withoutJit = (db: Db) => db.execute(sql`set local jit = off`);
 /**
  * SQL: the row of `code`'s latest live close on or before `day` (with the tie-break of two closes
  * of one day): the benchmark's closes at the period's ends, and each code's close in force at the
- * start of the points' span. In two steps, its date by max() and then the row of that date, so each is one index probe (stock_prices_stock_date_idx) whatever the planner's
- * statistics: asked as one ORDER BY ... LIMIT 1 on a target whose statistics lagged (a book just
- * loaded), the planner fetched and sorted every earlier close of the stock (seconds a read on
- * the sync bench, when it was asked per point and position).
+ * start of the points' span. In two steps, its date by max() and then the row of that date, so
+ * each is one index probe (stock_prices_stock_date_idx) whatever the planner's statistics: asked
+ * as one ORDER BY ... LIMIT 1 on a target whose statistics lagged (a book just loaded), the
+ * planner fetched and sorted every earlier close of the stock (seconds a read on the sync bench,
+ * when it was asked per point and position).
  */
 const latestCloseRow = (code: SQL, day: SQL) => sql`
   select p.stock_code, p.trade_date, p.close_price, p.source_updated_at, p.id from ${stockPrices} p
