@@ -389,6 +389,38 @@ export async function expectStepsAddUp(target: Sql): Promise<void> {
   }
 }
 
+/**
+ * Every placed customer's stored places, however many runs appended to them or placed them again
+ * from a date, equal its served trades numbered afresh (trade date, then id), in its history and
+ * in each account's, and its stored counts equal theirs (src/sync/ordinals.ts). Holds whenever no
+ * metrics work is pending.
+ */
+export async function expectPlacesAddUp(target: Sql): Promise<void> {
+  const served = `select t.id, t.customer_id, t.account_id,
+       row_number() over (partition by t.customer_id order by t.trade_date, t.id)::int as place,
+       row_number() over (partition by t.account_id order by t.trade_date, t.id)::int as account_place
+     from transactions t join accounts a on a.id = t.account_id
+     join customer_histories m on m.customer_id = t.customer_id
+     where t.deleted_at is null and t.rejected is null and ${SERVED_ACCOUNT}`;
+  const order = "order by customer_id, place, id";
+  const stored = await target.query(
+    `select p.transaction_id as id, p.customer_id, p.account_id, p.place, p.account_place
+     from trade_places p join customer_histories m on m.customer_id = p.customer_id ${order}`,
+  );
+  expect(stored).toEqual(await target.query(`${served} ${order}`));
+  const counts = `select customer_id, trades, account_trades from customer_histories order by customer_id`;
+  expect(await target.query(counts)).toEqual(
+    await target.query(
+      `select m.customer_id, coalesce(sum(s.n), 0)::int as trades,
+         coalesce(jsonb_object_agg(s.account_id::text, s.n) filter (where s.account_id is not null), '{}'::jsonb) as account_trades
+       from customer_histories m left join (
+         select customer_id, account_id, count(*)::int as n from (${served}) s group by customer_id, account_id
+       ) s on s.customer_id = m.customer_id
+       group by m.customer_id order by m.customer_id`,
+    ),
+  );
+}
+
 /** Both comparisons: the target mirrors the source, and serves what the reference says. */
 export async function expectInSync(dbs: TestDatabases): Promise<void> {
   await expectMirrored(dbs);

@@ -1,11 +1,11 @@
 /**
  * A back office doing odd things at random (docs/sync.md): inserts, updates, soft deletes,
- * restores, hard deletes, account moves, slug exchanges and renames, rows no ledger can hold,
- * parents committed long after their children, and changes made without bumping updated_at,
- * with delta syncs in between. After every delta run nothing is served under an owner the
- * source does not give it, and each customer's stored merge equals merging its holdings afresh;
- * after a final full run the target serves exactly what the source
- * holds, stored metrics included.
+ * restores, hard deletes, account moves, trades moved in time or to another account, slug
+ * exchanges and renames, rows no ledger can hold, parents committed long after their children,
+ * and changes made without bumping updated_at, with delta syncs in between. After every delta run
+ * nothing is served under an owner the source does not give it, and each customer's stored
+ * merge, position steps and trade places equal those made afresh; after a final full run the
+ * target serves exactly what the source holds, stored metrics included.
  *
  * Seeded, so a failure replays: add its seed to SEEDS. More seeds: VITE_SYNC_SEEDS=1,2,3.
  */
@@ -15,7 +15,15 @@ import { newSlug } from "../../src/domain/slug";
 import type { Env } from "../../src/env";
 import { Book } from "../support/book";
 import { getJson } from "../support/worker";
-import { dropSourceForeignKeys, expectInSync, expectMergesAddUp, expectStepsAddUp, synced, withSource } from "./helpers";
+import {
+  dropSourceForeignKeys,
+  expectInSync,
+  expectMergesAddUp,
+  expectPlacesAddUp,
+  expectStepsAddUp,
+  synced,
+  withSource,
+} from "./helpers";
 
 const SEEDS = import.meta.env.VITE_SYNC_SEEDS?.split(",").map(Number) ?? [7, 20261123];
 const OPERATIONS = 240;
@@ -109,8 +117,11 @@ async function operate(source: Sql, rng: Rng): Promise<string> {
         "quantity = abs(quantity) + 1, price = abs(price)",
         "stock_code = 'vnm'",
         "stock_code = 'VNM'",
+        "trade_date = trade_date - 45",
+        "trade_date = trade_date + 45",
+        "account_id = $2",
       ])!;
-      await touch("transactions", trade, change);
+      await touch("transactions", trade, change, change.includes("$2") ? [rng.pick(await ids("accounts"))] : []);
       return `update a trade: ${change}`;
     }
     case 3:
@@ -300,6 +311,7 @@ describe("a back office doing odd things at random", () => {
           await expectNoWrongOwner(dbs.env, dbs.source);
           await expectMergesAddUp(dbs.target);
           await expectStepsAddUp(dbs.target);
+          await expectPlacesAddUp(dbs.target);
           await expectPagesAsOffset(dbs.env, dbs.target);
         }
       }
@@ -307,6 +319,7 @@ describe("a back office doing odd things at random", () => {
       expect(full.complete).toBe(true);
       await expectMergesAddUp(dbs.target);
       await expectStepsAddUp(dbs.target);
+      await expectPlacesAddUp(dbs.target);
       await expectPagesAsOffset(dbs.env, dbs.target);
       await expectInSync(dbs);
     },
