@@ -326,11 +326,14 @@ export const metricsPending = pgTable("metrics_pending", {
    */
   remerge: boolean("remerge").notNull().default(false),
   /**
-   * A trade it had placed moved or went, or which accounts it is served may have changed: its
-   * history is placed again from the start (src/sync/ordinals.ts). Without it, a day's new trades
-   * are appended; a dividend, a share credit or a holding row moves no trade's place.
+   * The earliest trade date from which its history's places may have changed, when they may
+   * have: a trade it had placed moved or went, or one without a place came at or before its last
+   * placed trade (that trade's dates, before and after), or `-infinity` when which accounts it is
+   * served may have changed. Its history is placed again from that date on (src/sync/ordinals.ts);
+   * null: a day's new trades are appended. A dividend, a share credit or a holding row moves no
+   * trade's place.
    */
-  reorders: boolean("reorders").notNull().default(false),
+  reordersFrom: date("reorders_from", { mode: "string" }),
 });
 
 /**

@@ -89,20 +89,24 @@ function pendingWork(stream: Stream, rels: readonly string[], change?: { before:
   const ctes: SQL[] = [];
   if (stream.customersOf) {
     const regroups = stream.regroups ? sql`true` : sql`false`;
-    // Whose history is placed again from the start: all of them when the served accounts may change.
+    // From which date each customer's history is placed again: the start, when the served
+    // accounts may change; the displaced trades' earliest date; none (null) otherwise.
+    const everyPlace = stream.regroups ? sql`'-infinity'::date` : sql`null::date`;
     const displaced =
       stream.displacesPlaces && change
-        ? sql` union all select customer_id, true from (${stream.displacesPlaces(name(change.before), change.after ? name(change.after) : null)}) as d(customer_id)`
+        ? sql` union all select customer_id, from_date from (${stream.displacesPlaces(name(change.before), change.after ? name(change.after) : null)}) as d(customer_id, from_date)`
         : sql``;
-    // A flag once set stays set until the customer is stored.
+    // A flag once set stays set until the customer is stored; dates keep the earliest (least and
+    // min pass over nulls).
     ctes.push(sql`pending_customers as (
-      insert into ${metricsPending} as p (customer_id, remerge, reorders)
-      select customer_id, ${regroups}, bool_or(reorders) from (
-        select customer_id, ${regroups} as reorders from (${relations(rels, stream.customersOf)}) as c(customer_id)${displaced}
+      insert into ${metricsPending} as p (customer_id, remerge, reorders_from)
+      select customer_id, ${regroups}, min(reorders_from) from (
+        select customer_id, ${everyPlace} as reorders_from from (${relations(rels, stream.customersOf)}) as c(customer_id)${displaced}
       ) w
       where customer_id is not null
       group by customer_id
-      on conflict (customer_id) do update set remerge = p.remerge or excluded.remerge, reorders = p.reorders or excluded.reorders
+      on conflict (customer_id) do update
+      set remerge = p.remerge or excluded.remerge, reorders_from = least(p.reorders_from, excluded.reorders_from)
     )`);
   }
   if (stream.pricesOf) {

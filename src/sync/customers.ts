@@ -64,7 +64,7 @@ export interface PendingCustomer {
   adjust: { merged: HoldingPartial; changes: HoldingChange[] } | null;
   /** Without `adjust`: its served holdings' partials added up by the target, every holding's top deals kept. */
   sum: HoldingPartial | null;
-  /** A trade it had placed moved or went, or which accounts it is served changed (metrics_pending.reorders). */
+  /** Its history is placed again from a date (metrics_pending.reorders_from), not appended to. */
   reorders: boolean;
   /**
    * Its served cash dividends, summed exactly in the target: they belong to no holding's
@@ -112,7 +112,7 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
   const [rows] = await target.run([
     manyRows(
       // One more than the batch is counted (not merged) to tell whether any are left.
-      sql`select b.customer_id, c.id is not null as present, c.slug, b.reorders, b.waiting::int as waiting,
+      sql`select b.customer_id, c.id is not null as present, c.slug, b.reorders_from is not null as reorders, b.waiting::int as waiting,
            case when x.adjust then m.partial::text end as merged,
            case when x.adjust then (
              -- apartFrom reads the other side once per month, so each side is copied once first
@@ -128,8 +128,8 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
            case when not x.adjust then ${MERGED_PARTIAL} end as sum,
            dv.count as dividend_count, dv.gross as dividend_gross, dv.tax as dividend_tax
          from (
-           select customer_id, remerge, reorders, count(*) over () as waiting from (
-             select customer_id, remerge, reorders from ${metricsPending} where ${after}::uuid is null or customer_id > ${after}::uuid
+           select customer_id, remerge, reorders_from, count(*) over () as waiting from (
+             select customer_id, remerge, reorders_from from ${metricsPending} where ${after}::uuid is null or customer_id > ${after}::uuid
              order by customer_id limit ${limit + 1}
            ) w order by customer_id limit ${limit}
          ) b
@@ -264,7 +264,7 @@ async function storeCustomers(target: SyncDatabase, holder: string, batch: Pendi
       ),
       // The places of their served trades, for deep history pages, with them off the list
       // (src/sync/ordinals.ts): a day's new trades appended where nothing placed moved, the rest
-      // placed again from the start.
+      // placed again from the earliest date that moved.
       appendHistories(present.filter((c) => !c.reorders).map((c) => c.id)),
       placeHistories(ids),
       effect(sql`delete from ${metricsPending} where customer_id = any(${sql.param(ids)}::uuid[])`),

@@ -12,14 +12,15 @@
  * (src/sync/customers.ts), and read only while it is off it: "served" is decided by the same
  * fragments (src/db/served.ts) in both.
  *
- * Placing a customer from the start costs a pass over all its trades, so it is done only when
- * needed: `reorders` is set when a trade that had a place moved or went, or one without a place
- * comes at or before the customer's last placed one (the transactions stream's
- * `displacesPlaces`), or when which accounts are served may have changed; then only rows whose
- * place changed are written (a trade booked in the past moves the ones after it; rows no longer
- * served lose their places). Otherwise a day's new trades, dated after the customer's last placed
- * one, are appended (appendHistories: only the new rows are read and written); a dividend, a
- * share credit or a holding row moves nothing.
+ * Placing a customer's trades again costs a pass over them, so it is done only when needed and
+ * only from where it is needed: `reorders_from` is set to the earliest date of a trade that had a
+ * place and moved or went, or of one without a place that comes at or before the customer's last
+ * placed one (the transactions stream's `displacesPlaces`), and to the start when which accounts
+ * are served may have changed; then the trades from that date on are placed again and only rows
+ * whose place changed are written (a trade booked in the past moves the ones after it; rows no
+ * longer served lose their places). Otherwise a day's new trades, dated after the customer's last
+ * placed one, are appended (appendHistories: only the new rows are read and written); a
+ * dividend, a share credit or a holding row moves nothing.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
@@ -47,7 +48,7 @@ const storePlaces = (rows: SQL) =>
 /**
  * Appends to these customers' histories their served trades dated after their last placed one (a
  * new trading day): each takes the next place in its customer's history and in its account's, and
- * the counts grow by them. Only for customers not flagged `reorders`: no placed trade of theirs
+ * the counts grow by them. Only for customers not flagged `reorders_from`: no placed trade of theirs
  * moved or went, and no unplaced one came at or before their last placed one (the transactions
  * stream flags those, src/sync/streams.ts), so the trades after it are all their history lacks.
  */
@@ -89,9 +90,15 @@ export function appendHistories(ids: readonly string[]): Statement<void> {
 }
 
 /**
- * Places these customers' served trades from the start and records their counts, for those that
- * need it: flagged `reorders` (metrics_pending), or never placed. A customer the target no longer
- * has loses its row.
+ * Places again these customers' served trades from the date their places may have changed on,
+ * and records their counts, for those that need it: flagged (metrics_pending.reorders_from), or
+ * never placed (from the start). A customer the target no longer has loses its row.
+ *
+ * Every change that can move a place flags its trade's dates (the transactions stream's
+ * `displacesPlaces`), or the start when which accounts are served may change, so the places
+ * before the flagged date stand: they are the first places of the history and of each account's,
+ * and only the trades from that date on are read, numbered after them, and written where their
+ * place changed.
  */
 export function placeHistories(ids: readonly string[]): Statement<void> {
   const all = sql`${sql.param([...ids])}::uuid[]`;
@@ -99,31 +106,68 @@ export function placeHistories(ids: readonly string[]): Statement<void> {
   // let the planner join the whole table against the few chosen (1 s a batch on the 1M bench).
   const batch = sql`array(select id from chosen)`;
   return effect(sql`with chosen as materialized (
-      select c.id from unnest(${all}) as c(id)
-      where exists (select from ${metricsPending} p where p.customer_id = c.id and p.reorders)
-        or not exists (select from ${customerHistories} h where h.customer_id = c.id)
+      select c.id, case when h.customer_id is null then '-infinity'::date else p.reorders_from end as from_date,
+        h.account_trades
+      from unnest(${all}) as c(id)
+      left join ${metricsPending} p on p.customer_id = c.id
+      left join ${customerHistories} h on h.customer_id = c.id
+      where p.reorders_from is not null or h.customer_id is null
+    ), kept as materialized (
+      -- How many places stand: the place of the customer's last placed trade before the date,
+      -- found walking back from it (transactions_customer_date_idx).
+      select c.id as customer_id, c.from_date, c.account_trades, coalesce(k.place, 0) as kept
+      from chosen c left join lateral (
+        select p.place from ${transactions} t
+        join ${tradePlaces} p on p.transaction_id = t.id and p.customer_id = t.customer_id
+        where t.customer_id = c.id and t.trade_date < c.from_date
+        order by t.trade_date desc, t.id desc limit 1
+      ) k on true
+    ), kept_accounts as materialized (
+      -- And in each account: its last place among those (trade_places_account_idx, walked back).
+      select k.customer_id, x.account_id, x.account_place as kept
+      from kept k
+      cross join lateral jsonb_object_keys(k.account_trades) as a(id)
+      cross join lateral (
+        select p.account_id, p.account_place from ${tradePlaces} p
+        where p.account_id = a.id::uuid and p.customer_id = k.customer_id and p.place <= k.kept
+        order by p.account_place desc limit 1
+      ) x
+      where k.kept > 0
     ), stored as materialized (
-      -- The batch's own places (trade_places_customer_idx), hashed once: joined to the table, the
-      -- planner probed its key once per served trade (100,000 probes, 0.4 s of a 1.2 s re-place).
-      -- A trade whose row another owner left is taken over by the upsert below.
-      select * from ${tradePlaces} where customer_id = any(${batch})
+      -- The places that may change, hashed once: joined to the table, the planner probed its key
+      -- once per served trade (100,000 probes, 0.4 s of a 1.2 s re-place). A trade whose row
+      -- another owner left is taken over by the upsert below.
+      select p.* from kept k cross join lateral (
+        select * from ${tradePlaces} p where p.customer_id = k.customer_id and p.place > k.kept offset 0
+      ) p
     ), served as materialized (
       select t.id, t.customer_id, t.account_id,
         p.customer_id as was_customer, p.account_id as was_account, p.place as was_place, p.account_place as was_account_place,
-        row_number() over (partition by t.customer_id order by t.trade_date, t.id)::int as place,
-        row_number() over (partition by t.account_id order by t.trade_date, t.id)::int as account_place
-      from ${transactions} t join ${accounts} a on a.id = t.account_id
+        (k.kept + row_number() over (partition by t.customer_id order by t.trade_date, t.id))::int as place,
+        (coalesce(ka.kept, 0) + row_number() over (partition by t.account_id order by t.trade_date, t.id))::int as account_place
+      from kept k
+      -- The customer's trades from the date (a range of transactions_customer_date_idx), kept
+      -- apart by \`offset 0\` as in appendHistories.
+      cross join lateral (
+        select * from ${transactions} t where t.customer_id = k.customer_id and t.trade_date >= k.from_date offset 0
+      ) t
+      join ${accounts} a on a.id = t.account_id
       left join stored p on p.transaction_id = t.id
-      where t.customer_id = any(${batch}) and ${servedTrade}
+      left join kept_accounts ka on ka.customer_id = t.customer_id and ka.account_id = t.account_id
+      where ${servedTrade}
     ), placed as (
       -- Compared in the scan above, so only the rows whose place moved are written.
       ${storePlaces(sql`served where (was_customer, was_account, was_place, was_account_place)
         is distinct from (customer_id, account_id, place, account_place)`)}
     ), unplaced as (
-      delete from ${tradePlaces} x where x.customer_id = any(${batch})
+      delete from ${tradePlaces} x using kept k
+      where x.customer_id = k.customer_id and x.place > k.kept
         and not exists (select from served s where s.id = x.transaction_id)
     ), per_account as (
-      select customer_id, account_id, count(*)::int as n from served group by customer_id, account_id
+      select customer_id, account_id, sum(n)::int as n from (
+        select customer_id, account_id, kept as n from kept_accounts
+        union all select customer_id, account_id, count(*) from served group by customer_id, account_id
+      ) both_parts group by customer_id, account_id
     ), counted as (
       -- Counted in one pass over the batch's trades, then joined: a lateral per customer would
       -- scan the whole batch once per customer (the materialized CTE has no index).
@@ -146,7 +190,7 @@ export function placeHistories(ids: readonly string[]): Statement<void> {
  * one-row probe when there is nothing to do.
  */
 export const buildHistoriesOnce = (holder: string): Statement<void> =>
-  effect(sql`insert into ${metricsPending} (customer_id, remerge, reorders)
-    select customer_id, false, true from ${customerMetrics}
+  effect(sql`insert into ${metricsPending} (customer_id, remerge, reorders_from)
+    select customer_id, false, '-infinity'::date from ${customerMetrics}
     where ${holdsLease(holder)} and not exists (select from ${customerHistories})
-    on conflict (customer_id) do update set reorders = true`);
+    on conflict (customer_id) do update set reorders_from = '-infinity'::date`);

@@ -64,11 +64,13 @@ export interface Stream {
    */
   regroups?: boolean;
   /**
-   * The customers whose history must be placed again from the start (src/sync/ordinals.ts), as
-   * SQL over the changed rows as they were (`before`) and as they are (`after`, null when removed):
-   * a row that held a place lost it or may have moved, or a row without one came at or before the
-   * customer's last placed trade. A change to which accounts are served (`regroups`) does it for
-   * every customer it touches; a trade added after the customer's last placed one only appends.
+   * The customers whose history must be placed again, and from which trade date on
+   * (src/sync/ordinals.ts), as SQL (customer_id, from_date) over the changed rows as they were
+   * (`before`) and as they are (`after`, null when removed): a row that held a place lost it or
+   * may have moved (from the earlier of its two dates), or a row without one came at or before
+   * the customer's last placed trade (from its date). A change to which accounts are served
+   * (`regroups`) places every customer it touches from the start; a trade added after the
+   * customer's last placed one only appends.
    */
   displacesPlaces?: (before: SQL, after: SQL | null) => SQL;
   /**
@@ -150,8 +152,8 @@ export const STREAMS: readonly Stream[] = [
     ...fromSource("transactions"),
     displacesPlaces: (before, after) => {
       const placed = (r: SQL) => sql`exists (select from ${tradePlaces} p where p.transaction_id = ${r}.id)`;
-      if (!after) return sql`select customer_id from ${before} where ${placed(before)}`;
-      return sql`select x.customer_id from ${before} b join ${after} u using (id)
+      if (!after) return sql`select customer_id, trade_date from ${before} where ${placed(before)}`;
+      return sql`select x.customer_id, least(b.trade_date, u.trade_date) from ${before} b join ${after} u using (id)
           -- Both owners: the row left one history and brings its old place into the other.
           cross join lateral (values (b.customer_id), (u.customer_id)) as x(customer_id)
           where ${placed(sql`b`)}
@@ -160,7 +162,7 @@ export const STREAMS: readonly Stream[] = [
         union all
         -- A live trade without a place at or before its customer's last placed one: appending
         -- takes only the trades after that one (src/sync/ordinals.ts).
-        select u.customer_id from ${after} u
+        select u.customer_id, u.trade_date from ${after} u
           join ${customerHistories} h on h.customer_id = u.customer_id
           cross join lateral (${lastPlaced(sql`h.customer_id`, sql`h.trades`)}) l
           where u.deleted_at is null and u.rejected is null and not ${placed(sql`u`)}
