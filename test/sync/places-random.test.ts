@@ -124,4 +124,25 @@ describe("trade places through changes to trades", () => {
     },
     600_000,
   );
+
+  it("counts the places before the date past a run of trades not served longer than the walk back looks", async () => {
+    // Three served trades, then twelve the sync sets aside (quantity 0), then two more served.
+    const book = new Book();
+    const { account } = book.simpleCustomer();
+    const trade = (n: number, quantity = 1) =>
+      book.trade({ account_id: account.id, trade_date: day(n), type: "buy", quantity, price: "1000" });
+    for (let n = 0; n < 3; n++) trade(n);
+    for (let n = 3; n < 15; n++) trade(n, 0);
+    trade(20);
+    const last = trade(21);
+    const dbs = await withSource(book);
+    expect((await synced(dbs.env)).complete).toBe(true);
+    await expectPlacesAddUp(dbs.target);
+    // Moved two days back: placed again from day 19, after the three served and the twelve set aside.
+    await changeSource(dbs.source, "transactions", last.id, { trade_date: day(19) }, 0);
+    expect((await synced(dbs.env)).complete).toBe(true);
+    await expectPlacesAddUp(dbs.target);
+    const [history] = await dbs.target.query("select trades from customer_histories");
+    expect(history).toEqual({ trades: 5 });
+  });
 });
