@@ -15,6 +15,7 @@ import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { latestPrices, pricesPending, stockPrices } from "../db/schema";
 import { live } from "../db/served";
+import { newestFirst } from "../db/order";
 import { int, oneRow, type Statement } from "./database";
 
 const p = alias(stockPrices, "p");
@@ -37,7 +38,7 @@ export function refreshLatestPrices(): Statement<number> {
           where p.stock_code = c.stock_code and ${live(p)}
           -- Two live closes of one day exist only until the source's unique key reaches the target
           -- (a row deleted outright and booked again): the newer change wins meanwhile.
-          order by p.trade_date desc, p.source_updated_at desc, p.id desc
+          order by ${newestFirst(sql`p.trade_date`, sql`p.source_updated_at`, sql`p.id`)}
           limit 1
         ) l
       ),

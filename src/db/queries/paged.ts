@@ -18,6 +18,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import type { Db } from "../client";
 import { decodeExact } from "../exact-json";
+import { newestFirst } from "../order";
 import { accounts, brokers, customers, staff } from "../schema";
 
 /** A page's items as the driver parsed them: money as text, so no digit is lost (exact-json.ts). */
@@ -85,7 +86,7 @@ export function pagedListQuery(db: Db, list: PagedList) {
         from (
           select ${list.id} as id, ${list.date} as date, ${list.item} as item
           ${matching}
-          order by ${list.date} desc, ${list.id} desc
+          order by ${newestFirst(list.date, list.id)}
           limit ${query.per_page} offset ${(query.page - 1) * query.per_page}
         ) page
       )`;
