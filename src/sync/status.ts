@@ -14,6 +14,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Config } from "../env";
+import { newestFirst } from "../db/order";
 import { reconciliations, syncRuns } from "../db/schema";
 import { Budget } from "./budget";
 import { cursorPositions, firstUnapplied, isoMicros, type Key } from "./cursor";
@@ -36,14 +37,15 @@ const LISTED = 50;
  */
 export const RECONCILE_GRACE_MS = 2 * 3_600_000;
 
-const lastRuns = () =>
+/** Runs are never pruned: each read below takes its rows from sync_runs_started_idx in order. */
+export const lastRuns = () =>
   manyRows(
     sql`select r.id, r.trigger, r.mode,
          case when r.outcome = 'running' and not ${holdsLiveLease(sql`r.id`)} then 'died' else r.outcome end as outcome,
          ${isoMicros(sql`r.started_at`)} as started_at, ${isoMicros(sql`r.finished_at`)} as finished_at,
          (extract(epoch from r.finished_at - r.started_at) * 1000)::int as duration_ms,
          r.synced_rows, r.derived_rows, r.rejected_rows, r.pending_rows, r.error
-       from ${syncRuns} r order by r.started_at desc limit ${LISTED}`,
+       from ${syncRuns} r order by ${newestFirst(sql`r.started_at`)} limit ${LISTED}`,
     (r): RunSummary => ({
       id: text(r.id),
       trigger: text(r.trigger),
@@ -61,18 +63,19 @@ const lastRuns = () =>
   );
 
 /** The last complete reconciliation, the one under way (its start), and the first run ever (when none completed). */
-const reconciliationHistory = () =>
+export const reconciliationHistory = () =>
   manyRows(
     sql`select 'complete' as kind, trigger, ${isoMicros(sql`started_at`)} as started_at, ${isoMicros(sql`finished_at`)} as finished_at,
          (extract(epoch from finished_at - started_at) * 1000)::int as duration_ms, runs, compared_ranges, repaired_ranges,
          repaired::text as repaired
-       from (select * from ${reconciliations} where finished_at is not null order by finished_at desc limit 1) done
+       from (select * from ${reconciliations} where finished_at is not null order by ${newestFirst(sql`finished_at`)} limit 1) done
        union all
        select 'open', trigger, ${isoMicros(sql`started_at`)}, null, null, runs, compared_ranges, repaired_ranges, null
        from (select * from ${reconciliations} where finished_at is null order by started_at desc limit 1) open
        union all
        select 'first_run', trigger, ${isoMicros(sql`started_at`)}, null, null, 0, 0, 0, null
-       from (select * from ${syncRuns} order by started_at limit 1) first`,
+       -- The index's order read backwards (newestFirst, src/db/order.ts), so one row is read.
+       from (select * from ${syncRuns} order by started_at nulls first limit 1) first`,
     (r) => ({
       kind: text(r.kind) as "complete" | "open" | "first_run",
       trigger: text(r.trigger),

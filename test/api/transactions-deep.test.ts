@@ -11,6 +11,7 @@ import { render } from "../../src/sync/database";
 import type { HistoryFilters } from "../../src/db/queries/types";
 import { Book } from "../support/book";
 import type { TestDatabases } from "../support/databases";
+import { rowsRead } from "../support/plans";
 import { getJson } from "../support/worker";
 import { insertSource, softDelete, synced, withSource } from "../sync/helpers";
 
@@ -58,38 +59,10 @@ async function expectPages(dbs: TestDatabases, path: string, ids: string[], page
   }
 }
 
-/**
- * How many rows of `transactions` the history statement reads for one page, from its plan with
- * sequential scans and sorts off (a small table would otherwise be scanned whole and sorted,
- * whatever the query; where an index gives the order, the planner takes it then, as it does on a
- * table of real size) and fresh statistics.
- */
+/** How many rows of `transactions` the history statement reads for one page (its plan). */
 async function transactionRowsRead(dbs: TestDatabases, slug: string, query: HistoryFilters, accountId?: string) {
   const statement = historyQuery({ execute: (q: unknown) => q } as unknown as Db, { slug, accountId }, query);
-  const { sql, params } = render(statement as never);
-  // The planner's statistics, as autovacuum keeps them on a real server.
-  await dbs.target.query("analyze transactions");
-  const [, , explained] = (await dbs.target.transaction([
-    dbs.target.query("set local enable_seqscan = off"),
-    dbs.target.query("set local enable_sort = off"),
-    dbs.target.query(`explain (analyze, format json) ${sql}`, params),
-  ])) as unknown as [unknown, unknown, { "QUERY PLAN": [{ Plan: PlanNode }] }[]];
-  let read = 0;
-  const walk = (node: PlanNode) => {
-    if (node["Relation Name"] === "transactions")
-      read += (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"];
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  walk(explained[0]!["QUERY PLAN"][0].Plan);
-  return read;
-}
-
-interface PlanNode {
-  "Relation Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  Plans?: PlanNode[];
+  return rowsRead(dbs.target, "transactions", render(statement as never));
 }
 
 describe("a long history, synced", () => {

@@ -1,7 +1,10 @@
 /** GET /api/sync/status: what an operator needs to see, and runs that died. */
 import { describe, expect, it } from "vitest";
 import { Book } from "../support/book";
+import { render } from "../../src/sync/database";
+import { lastRuns, reconciliationHistory } from "../../src/sync/status";
 import { STREAMS } from "../../src/sync/streams";
+import { rowsRead } from "../support/plans";
 import { getJson, runScheduled } from "../support/worker";
 import { accountBeforeCustomer, changeSource, postSync, runWith, sampleBook, synced, withSource } from "./helpers";
 
@@ -284,4 +287,20 @@ describe("GET /api/sync/status", () => {
     },
     HEAVY,
   );
+
+  it("reads the last runs, and the first, from the runs' index however many runs there have been", async () => {
+    const dbs = await withSource(sampleBook());
+    // Runs are never pruned: a year of a run a minute is half a million.
+    await dbs.target.query(`insert into sync_runs (id, trigger, mode, started_at, finished_at, outcome, complete)
+      select gen_random_uuid(), 'cron', 'delta', timestamptz '2026-01-01' + n * interval '1 minute',
+        timestamptz '2026-01-01' + n * interval '1 minute' + interval '2 seconds', 'complete', true
+      from generate_series(1, 500) n`);
+    expect(await rowsRead(dbs.target, "sync_runs", render(lastRuns().query))).toBeLessThanOrEqual(50);
+    expect(await rowsRead(dbs.target, "sync_runs", render(reconciliationHistory().query))).toBeLessThanOrEqual(1);
+    const { body } = await status(dbs.env);
+    expect(body.data.runs.map((r: { started_at: string }) => r.started_at).slice(0, 2)).toEqual([
+      "2026-01-01T08:20:00.000000Z",
+      "2026-01-01T08:19:00.000000Z",
+    ]);
+  });
 });
