@@ -39,6 +39,7 @@ import {
   type TradingDay,
 } from "./book";
 import { profileSplit, syncUntilComplete, type Chain, type ChainedRun } from "./chain";
+import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
 import { dblinkCopy, type Timed } from "./floor";
 
 const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
@@ -81,6 +82,8 @@ type Synced<T> = T & {
   /** From the commit until the run that reported complete returned. */
   lagMs: number;
   committedAt: Date;
+  /** Its heaviest statements on the target (BENCH_STATEMENTS), or none. */
+  statements: StatementCost[];
 };
 
 export function scaleOptions(argv: string[]): ScaleOptions {
@@ -173,11 +176,13 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
         const at = performance.now();
         const committedAt = new Date();
         log(`${name} committed: ${JSON.stringify(what)}`);
+        const counting = await resetStatements(target);
         const chain = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
         const lagMs = performance.now() - at;
+        const statements = counting ? await heaviestStatements(target) : [];
         const copied = await dblinkCopy(floor, sourceDb, from);
         await analyzed();
-        return { ...what, chain, lagMs, committedAt, floor: copied };
+        return { ...what, chain, lagMs, committedAt, floor: copied, statements };
       };
       const day = await afterCommit("trading day", () => applyTradingDay(source));
 
@@ -259,6 +264,13 @@ export function printScaleTable(r: ScaleResult): string {
     "",
     `Served after the trading day: ${n(r.served.trades)} of its ${n(d.appended)} new trades in the target under their customer; stored metrics written after the commit for ${n(r.served.metricsAfterCommit)} of the ${n(r.served.dayCustomers)} customers who traded; ${r.served.pending} holdings or customers still pending.`,
   ];
+  const statements = [
+    ...printStatements("trading day", r.day.statements),
+    ...printStatements("price day", r.priceDay.statements),
+    ...printStatements("dividend season", r.season.statements),
+  ];
+  if (statements.length)
+    lines.push("", "The heaviest statements on the target per phase (pg_stat_statements, BENCH_STATEMENTS):", "", ...statements);
   return lines.join("\n");
 }
 

@@ -45,6 +45,7 @@ import {
 import { profileSplit, syncUntilComplete, type Chain } from "./chain";
 import { dblinkCopy, type Timed } from "./floor";
 import { measureReads, printReads, type ReadsResult } from "./reads";
+import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
 
 const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1000);
@@ -80,6 +81,8 @@ export interface Phase {
   name: string;
   sync: Chain;
   floor: Timed;
+  /** Its heaviest statements on the target (BENCH_STATEMENTS), or none. */
+  statements: StatementCost[];
 }
 
 export interface OneTrade {
@@ -155,11 +158,13 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
     const analyzed = () => targetPg.query("analyze");
     const phase = async (name: string, since: string | null): Promise<Phase> => {
       log(`${name}: syncing`);
+      const counting = await resetStatements(targetPg);
       const sync = await syncUntilComplete(config);
+      const statements = counting ? await heaviestStatements(targetPg) : [];
       log(`${name}: ${sync.runs.length} runs, ${(sync.ms / 1000).toFixed(1)} s; floor`);
       const copied = await dblinkCopy(floor, sourceDb, since);
       await analyzed();
-      return { name, sync, floor: copied };
+      return { name, sync, floor: copied, statements };
     };
     try {
       const phases = [await phase("initial", null)];
@@ -318,6 +323,9 @@ export function printSyncTable(r: SyncBenchResult): string {
     ...r.phases.map(({ name, sync }) => `- ${name}: ${profileSplit(sync)}`),
     ...r.oneTrade.map((o) => `- ${o.name}: ${profileSplit(o.sync)}`),
   );
+  const statements = r.phases.flatMap(({ name, statements }) => printStatements(name, statements));
+  if (statements.length)
+    lines.push("", "The heaviest statements on the target per phase (pg_stat_statements, BENCH_STATEMENTS):", "", ...statements);
   lines.push("", printReads(r.reads));
   return lines.join("\n");
 }
