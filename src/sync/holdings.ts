@@ -21,6 +21,7 @@ import {
 } from "../db/schema";
 import { live } from "../db/served";
 import {
+  type Continued,
   type CreditInput,
   continuePartial,
   type HoldingPartial,
@@ -56,6 +57,11 @@ interface PendingHolding {
    * recompute it from all its trades.
    */
   resume: ResumePoint | null;
+  /**
+   * Without a resume point: the open lots stored for it, so that only the lots its recompute
+   * changes are written again (with one, `resume.head` holds the lots it reads).
+   */
+  storedLots: PlacedLot[];
   /** Its accepted, live trades: those dated after the resume point, or all of them. */
   trades: TradeInput[];
   /** Its accepted, live share credits, dated after the resume point or all, like its trades. */
@@ -127,13 +133,13 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
            case when p.after is not null then p.partial::text end as partial,
            -- Share counts pass 2^31 but not 2^53: a double carries them exactly, where bigint comes as text.
            p.consumed::float8 as consumed, p.opened::float8 as opened,
-           -- The open lots from the head up to where the new sells can reach (lotsReached), or
-           -- all of them when a share credit spreads over them.
-           case when p.after is not null then (
-             select coalesce(json_agg(json_build_object('at', l.at, 'lot', l.lot) order by l.at), '[]')::text
+           -- The open lots from the head up to where the new sells can reach (lotsReached); all of
+           -- them when a share credit spreads over them, or when the holding is recomputed whole
+           -- (to be compared with the lots it opens, lotChanges).
+           (select coalesce(json_agg(json_build_object('at', l.at, 'lot', l.lot) order by l.at), '[]')::text
              from ${holdingLots} l where l.account_id = p.account_id and l.stock_code = p.stock_code
-               and (p.credited or l.at < p.consumed + p.sold)
-           ) end as head,
+               and (p.after is null or p.credited or l.at < p.consumed + p.sold)
+           ) as lots,
            case when p.after is not null then (
              select json_build_object('shares', s.shares, 'num', s.cost_num::text, 'den', s.cost_den::text, 'inexact', s.cost_inexact)::text
              from ${positionSteps} s where s.account_id = p.account_id and s.stock_code = p.stock_code and s.date <= p.after
@@ -156,8 +162,9 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
                   through: text(r.after),
                   partial: JSON.parse(text(r.partial)) as HoldingPartial,
                   position: { consumed: int(r.consumed), opened: int(r.opened) },
-                  head: JSON.parse(text(r.head)) as PlacedLot[],
+                  head: JSON.parse(text(r.lots)) as PlacedLot[],
                 },
+          storedLots: r.after === null ? (JSON.parse(text(r.lots)) as PlacedLot[]) : [],
           trades: parseTrades(text(r.trades)),
           credits: parseCredits(text(r.credits)),
           position: r.position === null ? null : storedPosition(text(r.position)),
@@ -174,6 +181,22 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
 function storedPosition(json: string): PositionState {
   const { shares, num, den, inexact } = JSON.parse(json) as { shares: number; num: string; den: string; inexact: number };
   return { shares, ...bounded(fraction(BigInt(num), BigInt(den)), inexact) };
+}
+
+/**
+ * How a holding's stored lots change. Continued, the lots ending where its head stands now
+ * (`upto`) are closed and the lots its new buys opened are added. Recomputed whole, or its lots
+ * laid out again by a share credit, only the lots that differ from those stored go and come: a
+ * day's fee edit of an old trade rewrites the one open lot it touched, or none, not every open
+ * lot of the holding. Left without trades, it keeps none.
+ */
+function lotChanges(h: PendingHolding, point: Continued | null): { upto: number; gone: number[]; added: PlacedLot[] } {
+  if (!point) return { upto: Number.MAX_SAFE_INTEGER, gone: [], added: [] };
+  if (h.resume && !point.relaid) return { upto: point.position.consumed, gone: [], added: point.opened };
+  const stored = new Map((h.resume?.head ?? h.storedLots).map((l) => [l.at, JSON.stringify(l.lot)]));
+  const same = (l: PlacedLot) => stored.get(l.at) === JSON.stringify(l.lot);
+  const kept = new Set(point.opened.filter(same).map((l) => l.at));
+  return { upto: 0, gone: [...stored.keys()].filter((at) => !kept.has(at)), added: point.opened.filter((l) => !same(l)) };
 }
 
 /** Each holding's new position steps, as the statement below reads them: those it lays again. */
@@ -206,24 +229,22 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
     batch.map((h) => ({ holding: h, point: continuePartial(h.resume, h.trades, h.credits) })),
     JSON.stringify(stepsOf(batch)),
   ]);
+  const lots = points.map(({ holding: h, point }) => ({ holding: h, ...lotChanges(h, point) }));
   // A holding left without trades has no partial and no lots.
   const computed = points.flatMap(({ holding: h, point }) =>
     point
       ? [{ account_id: h.accountId, stock_code: h.stockCode, partial: point.partial, through: point.through, ...point.position }]
       : [],
   );
-  const closed = points.map(({ holding: h, point }) => ({
-    account_id: h.accountId,
-    stock_code: h.stockCode,
-    // Lots ending where the head stands now are closed; a holding recomputed whole, or whose lots
-    // a share credit laid out again, keeps none of its old ones.
-    upto: h.resume && point && !point.relaid ? point.position.consumed : Number.MAX_SAFE_INTEGER,
-  }));
+  const closed = lots.flatMap(({ holding: h, upto }) =>
+    upto > 0 ? [{ account_id: h.accountId, stock_code: h.stockCode, upto }] : [],
+  );
+  const gone = lots.flatMap(({ holding: h, gone }) =>
+    gone.map((at) => ({ account_id: h.accountId, stock_code: h.stockCode, at })),
+  );
   // One entry per holding, its lots as [at, lot] pairs: a holding recomputed whole can open thousands.
-  const opened = points.flatMap(({ holding: h, point }) =>
-    point?.opened.length
-      ? [{ account_id: h.accountId, stock_code: h.stockCode, lots: point.opened.map((l) => [l.at, l.lot]) }]
-      : [],
+  const opened = lots.flatMap(({ holding: h, added }) =>
+    added.length ? [{ account_id: h.accountId, stock_code: h.stockCode, lots: added.map((l) => [l.at, l.lot]) }] : [],
   );
   const keys = JSON.stringify(batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
   // Steps after the resume point are laid again (a share credit may have stepped past it); recomputed
@@ -260,6 +281,10 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
         sql`delete from ${holdingLots} l using json_to_recordset(${JSON.stringify(closed)}::json) as k(account_id uuid, stock_code text, upto bigint)
          where l.account_id = k.account_id and l.stock_code = k.stock_code
            and l.at < k.upto and l.at + (l.lot ->> 0)::bigint <= k.upto`,
+      ),
+      effect(
+        sql`delete from ${holdingLots} l using json_to_recordset(${JSON.stringify(gone)}::json) as k(account_id uuid, stock_code text, at bigint)
+         where l.account_id = k.account_id and l.stock_code = k.stock_code and l.at = k.at`,
       ),
       effect(
         sql`insert into ${holdingLots} (account_id, stock_code, at, lot)

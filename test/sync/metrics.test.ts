@@ -176,15 +176,21 @@ describe("stored metrics after a sync", () => {
     const sold = await expectWhole();
     expect(sold).toMatchObject({ consumed: 145, opened: 155, lots: [{ at: 100 }, { at: 150, lot: [5, 1, 19_730] }] });
 
-    // One more trade on the latest date, or a change to an older one, recomputes it from all its trades.
+    // One more trade on the latest date, or a change to an older one, recomputes it from all its
+    // trades. Its lots are compared with those stored: the one planted above is written again
+    // with its true cost, the closed one goes.
     await append(["2024-01-09", "sell", 5, "1260", "2025-04-01T00:00:00Z"]);
     await synced(dbs.env);
-    await expectWhole();
+    expect(await expectWhole()).toMatchObject({ consumed: 150, opened: 155, lots: [{ at: 150, lot: [5, 62_500_000, 19_730] }] });
+    const rows = () => dbs.target`select at::int, ctid::text from holding_lots order by at`;
+    const before = await rows();
     await plant();
+    // The edited buy's lot is closed: no open lot changes, so none is written again.
     await changeSource(dbs.source, "transactions", first.id, { fee: "7" }, "2025-05-01T00:00:00Z");
     first.fee = "7";
     await synced(dbs.env);
-    await expectWhole();
+    expect(await expectWhole()).toMatchObject({ lots: [{ at: 150, lot: [5, 62_500_000, 19_730] }] });
+    expect(await rows()).toEqual(before);
   });
 
   it("never merge or continue a partial of another format: the customer is computed from its trades, the holding recomputed whole", async () => {
