@@ -259,8 +259,13 @@ async function storeCustomers(target: SyncDatabase, holder: string, batch: Pendi
       ),
       // The stored merges hold their holdings' partials now. Changes in accounts a customer is not
       // served matter to no merge: serving the account again merges the customer again.
+      // Found account by account (a probe of the key each) and deleted by row: joined to the
+      // accounts, on statistics taken while the list was empty, the whole list was scanned every
+      // batch (docs/benchmarks.md, "holding_changes taken off by row").
       effect(
-        sql`delete from ${holdingChanges} h using ${accounts} a where a.id = h.account_id and a.customer_id = any(${sql.param(ids)}::uuid[])`,
+        sql`delete from ${holdingChanges} h where h.ctid = any(array(
+          select x.ctid from ${accounts} a cross join lateral (select x.ctid from ${holdingChanges} x where x.account_id = a.id offset 0) x
+          where a.customer_id = any(${sql.param(ids)}::uuid[])))`,
       ),
       // The places of their served trades, for deep history pages, with them off the list
       // (src/sync/ordinals.ts): a day's new trades appended where nothing placed moved, the rest
