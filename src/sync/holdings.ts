@@ -188,7 +188,8 @@ function storedPosition(json: string): PositionState {
  * (`upto`) are closed and the lots its new buys opened are added. Recomputed whole, or its lots
  * laid out again by a share credit, only the lots that differ from those stored go and come: a
  * day's fee edit of an old trade rewrites the one open lot it touched, or none, not every open
- * lot of the holding. Left without trades, it keeps none.
+ * lot of the holding; when most of them differ, all go by one range and all come. Left without
+ * trades, it keeps none.
  */
 function lotChanges(h: PendingHolding, point: Continued | null): { upto: number; gone: number[]; added: PlacedLot[] } {
   if (!point) return { upto: Number.MAX_SAFE_INTEGER, gone: [], added: [] };
@@ -196,7 +197,10 @@ function lotChanges(h: PendingHolding, point: Continued | null): { upto: number;
   const stored = new Map((h.resume?.head ?? h.storedLots).map((l) => [l.at, JSON.stringify(l.lot)]));
   const same = (l: PlacedLot) => stored.get(l.at) === JSON.stringify(l.lot);
   const kept = new Set(point.opened.filter(same).map((l) => l.at));
-  return { upto: 0, gone: [...stored.keys()].filter((at) => !kept.has(at)), added: point.opened.filter((l) => !same(l)) };
+  const gone = [...stored.keys()].filter((at) => !kept.has(at));
+  // Most of them changed (a share credit changes every lot's shares): one range goes, all come.
+  if (gone.length > kept.size) return { upto: Number.MAX_SAFE_INTEGER, gone: [], added: point.opened };
+  return { upto: 0, gone, added: point.opened.filter((l) => !same(l)) };
 }
 
 /** Each holding's new position steps, as the statement below reads them: those it lays again. */
