@@ -217,6 +217,20 @@ const adjusted = (customer: PendingCustomer): HoldingPartial | null =>
 /** The merge to store from the target's sum, or null when a holding's partial is of another format. */
 const combined = (sum: HoldingPartial): HoldingPartial | null => (sum.format === PARTIAL_FORMAT ? combinePartials([sum]) : null);
 
+/**
+ * Takes the customers' holding changes off the list: their stored merges hold their holdings'
+ * partials now. Changes in accounts a customer is not served matter to no merge: serving the
+ * account again merges the customer again. Found account by account (a probe of the key each)
+ * and deleted by row: joined to the accounts, on statistics taken while the list was empty, the
+ * whole list was scanned every batch (docs/benchmarks.md, "holding_changes taken off by row").
+ */
+export const takeOffChanges = (ids: string[]) =>
+  effect(
+    sql`delete from ${holdingChanges} h where h.ctid = any(array(
+      select x.ctid from ${accounts} a cross join lateral (select x.ctid from ${holdingChanges} x where x.account_id = a.id offset 0) x
+      where a.customer_id = any(${sql.param(ids)}::uuid[])))`,
+  );
+
 async function storeCustomers(target: SyncDatabase, holder: string, batch: PendingCustomer[], profile: Profile): Promise<void> {
   const present = batch.filter((c) => c.present);
   const merges = profile.timeSync(
@@ -257,16 +271,7 @@ async function storeCustomers(target: SyncDatabase, holder: string, batch: Pendi
          on conflict (customer_id) do update
          set stats = excluded.stats, analytics = excluded.analytics, computed_at = excluded.computed_at, partial = excluded.partial`,
       ),
-      // The stored merges hold their holdings' partials now. Changes in accounts a customer is not
-      // served matter to no merge: serving the account again merges the customer again.
-      // Found account by account (a probe of the key each) and deleted by row: joined to the
-      // accounts, on statistics taken while the list was empty, the whole list was scanned every
-      // batch (docs/benchmarks.md, "holding_changes taken off by row").
-      effect(
-        sql`delete from ${holdingChanges} h where h.ctid = any(array(
-          select x.ctid from ${accounts} a cross join lateral (select x.ctid from ${holdingChanges} x where x.account_id = a.id offset 0) x
-          where a.customer_id = any(${sql.param(ids)}::uuid[])))`,
-      ),
+      takeOffChanges(ids),
       // The places of their served trades, for deep history pages, with them off the list
       // (src/sync/ordinals.ts): a day's new trades appended where nothing placed moved, the rest
       // placed again from the earliest date that moved.

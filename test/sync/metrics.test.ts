@@ -2,9 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { combinePartials, computeMetrics, type HoldingPartial, holdingPartial, type ResumePoint } from "../../src/domain";
 import { newSlug } from "../../src/domain/slug";
+import { takeOffChanges } from "../../src/sync/customers";
+import { render } from "../../src/sync/database";
 import { STREAMS } from "../../src/sync/streams";
 import { byHolding } from "../domain/trades";
 import { Book, twoCustomerBook, writeSource } from "../support/book";
+import { rowsReadAsPlanned } from "../support/plans";
 import { getJson } from "../support/worker";
 import { addTrade, changeSource, runWith, sampleBook, softDelete, synced, withSource } from "./helpers";
 
@@ -284,5 +287,27 @@ describe("stored metrics after a sync", () => {
     await trade(accounts.ssi.id, "FPT", "2025-08-01T00:00:00Z");
     expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 1, metrics_recomputed: 1 });
     expect(await stored()).toEqual({ ...computeMetrics(own()), partial: combinePartials(holdings()) });
+  });
+
+  it("take a batch's holding changes off account by account, however many others wait and whatever the statistics say", async () => {
+    const book = sampleBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    // The list is empty between runs, so the last ANALYZE saw it empty; within a run it fills.
+    await dbs.target.query("analyze holding_changes");
+    const [customer] = book.customers;
+    const accounts = book.accounts.filter((a) => a.customer_id === customer!.id);
+    // Two thousand other changes, each about as wide as a stored partial, so the list spans pages.
+    await dbs.target.query(
+      `insert into holding_changes (account_id, stock_code, merged)
+       select gen_random_uuid(), 'S' || n, jsonb_build_object('filler', (select string_agg(md5(n || '.' || i), '') from generate_series(1, 90) i))
+       from generate_series(1, 2000) n
+       union all select a, 'OWN', null from unnest($1::uuid[]) a`,
+      [accounts.map((a) => a.id)],
+    );
+    const read = await rowsReadAsPlanned(dbs.target, "holding_changes", render(takeOffChanges([customer!.id]).query));
+    expect(read).toBeLessThanOrEqual(2 * accounts.length);
+    expect(await dbs.target`select count(*)::int as n from holding_changes where stock_code = 'OWN'`).toEqual([{ n: 0 }]);
+    expect(await dbs.target`select count(*)::int as n from holding_changes`).toEqual([{ n: 2000 }]);
   });
 });
