@@ -58,10 +58,11 @@ interface PendingHolding {
    */
   resume: ResumePoint | null;
   /**
-   * Without a resume point: the open lots stored for it, so that only the lots its recompute
-   * changes are written again (with one, `resume.head` holds the lots it reads).
+   * The open lots stored for it that were read: all of them without a resume point or with a
+   * share credit, else those the new sells reach (its resume point's `head`). What lotChanges
+   * compares the lots it opens with.
    */
-  storedLots: PlacedLot[];
+  lots: PlacedLot[];
   /** Its accepted, live trades: those dated after the resume point, or all of them. */
   trades: TradeInput[];
   /** Its accepted, live share credits, dated after the resume point or all, like its trades. */
@@ -149,28 +150,31 @@ async function loadHoldings(target: SyncDatabase, maxTrades: number, after: Hold
            (select coalesce(json_agg(${creditTuple("c")}), '[]')::text ${holdingCredits}) as credits
          from sized p where p.upto - p.trades < ${maxTrades}
          order by p.account_id, p.stock_code`,
-      (r) => ({
-        candidates: int(r.candidates),
-        waiting: int(r.waiting),
-        holding: {
-          accountId: text(r.account_id),
-          stockCode: text(r.stock_code),
-          resume:
-            r.after === null
-              ? null
-              : {
-                  through: text(r.after),
-                  partial: JSON.parse(text(r.partial)) as HoldingPartial,
-                  position: { consumed: int(r.consumed), opened: int(r.opened) },
-                  head: JSON.parse(text(r.lots)) as PlacedLot[],
-                },
-          storedLots: r.after === null ? (JSON.parse(text(r.lots)) as PlacedLot[]) : [],
-          trades: parseTrades(text(r.trades)),
-          credits: parseCredits(text(r.credits)),
-          position: r.position === null ? null : storedPosition(text(r.position)),
-          keptBefore: textOrNull(r.kept_before),
-        },
-      }),
+      (r) => {
+        const lots = JSON.parse(text(r.lots)) as PlacedLot[];
+        return {
+          candidates: int(r.candidates),
+          waiting: int(r.waiting),
+          holding: {
+            accountId: text(r.account_id),
+            stockCode: text(r.stock_code),
+            resume:
+              r.after === null
+                ? null
+                : {
+                    through: text(r.after),
+                    partial: JSON.parse(text(r.partial)) as HoldingPartial,
+                    position: { consumed: int(r.consumed), opened: int(r.opened) },
+                    head: lots,
+                  },
+            lots,
+            trades: parseTrades(text(r.trades)),
+            credits: parseCredits(text(r.credits)),
+            position: r.position === null ? null : storedPosition(text(r.position)),
+            keptBefore: textOrNull(r.kept_before),
+          },
+        };
+      },
     ),
   ]);
   const { candidates = 0, waiting = 0 } = rows[0] ?? {};
@@ -194,7 +198,7 @@ function storedPosition(json: string): PositionState {
 function lotChanges(h: PendingHolding, point: Continued | null): { upto: number; gone: number[]; added: PlacedLot[] } {
   if (!point) return { upto: Number.MAX_SAFE_INTEGER, gone: [], added: [] };
   if (h.resume && !point.relaid) return { upto: point.position.consumed, gone: [], added: point.opened };
-  const stored = new Map((h.resume?.head ?? h.storedLots).map((l) => [l.at, JSON.stringify(l.lot)]));
+  const stored = new Map(h.lots.map((l) => [l.at, JSON.stringify(l.lot)]));
   const same = (l: PlacedLot) => stored.get(l.at) === JSON.stringify(l.lot);
   const kept = new Set(point.opened.filter(same).map((l) => l.at));
   const gone = [...stored.keys()].filter((at) => !kept.has(at));
