@@ -221,8 +221,12 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
       await Promise.all([source.end(), target.end(), floor.end()]).catch(() => undefined);
     }
   } finally {
-    for (const db of [targetDb, sourceDb, floorDb]) {
-      await fetch(`${server.url}/__drop?database=${db}`, { method: "POST" }).catch(() => undefined);
+    // BENCH_KEEP=1 leaves the databases for a look at the plans (EXPLAIN on the synced book).
+    if (process.env.BENCH_KEEP) log(`kept ${targetDb}, ${sourceDb}, ${floorDb}`);
+    else {
+      for (const db of [targetDb, sourceDb, floorDb]) {
+        await fetch(`${server.url}/__drop?database=${db}`, { method: "POST" }).catch(() => undefined);
+      }
     }
     // The drops run in the server's background: SIGTERM lets it finish them before it exits.
     server.child.kill("SIGTERM");
