@@ -334,6 +334,13 @@ export const metricsPending = pgTable("metrics_pending", {
    * trade's place.
    */
   reordersFrom: date("reorders_from", { mode: "string" }),
+  /**
+   * A served trade without a place may have come after its last placed one (a day's new trade,
+   * one restored or accepted): the trades after that one are appended to its history
+   * (src/sync/ordinals.ts). False: nothing is appended, and the probe for new trades is skipped
+   * (a dividend, a share credit, a holding row, an edit of a placed trade).
+   */
+  appends: boolean("appends").notNull().default(false),
 });
 
 /**

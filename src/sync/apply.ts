@@ -94,19 +94,25 @@ function pendingWork(stream: Stream, rels: readonly string[], change?: { before:
     const everyPlace = stream.regroups ? sql`'-infinity'::date` : sql`null::date`;
     const displaced =
       stream.displacesPlaces && change
-        ? sql` union all select customer_id, from_date from (${stream.displacesPlaces(name(change.before), change.after ? name(change.after) : null)}) as d(customer_id, from_date)`
+        ? sql` union all select customer_id, from_date, false from (${stream.displacesPlaces(name(change.before), change.after ? name(change.after) : null)}) as d(customer_id, from_date)`
+        : sql``;
+    const appended =
+      stream.appendsTo && change?.after
+        ? sql` union all select customer_id, null::date, true from (${stream.appendsTo(name(change.after))}) as n(customer_id)`
         : sql``;
     // A flag once set stays set until the customer is stored; dates keep the earliest (least and
     // min pass over nulls).
     ctes.push(sql`pending_customers as (
-      insert into ${metricsPending} as p (customer_id, remerge, reorders_from)
-      select customer_id, ${regroups}, min(reorders_from) from (
-        select customer_id, ${everyPlace} as reorders_from from (${relations(rels, stream.customersOf)}) as c(customer_id)${displaced}
+      insert into ${metricsPending} as p (customer_id, remerge, reorders_from, appends)
+      select customer_id, ${regroups}, min(reorders_from), bool_or(appends) from (
+        select customer_id, ${everyPlace} as reorders_from, false as appends
+        from (${relations(rels, stream.customersOf)}) as c(customer_id)${displaced}${appended}
       ) w
       where customer_id is not null
       group by customer_id
       on conflict (customer_id) do update
-      set remerge = p.remerge or excluded.remerge, reorders_from = least(p.reorders_from, excluded.reorders_from)
+      set remerge = p.remerge or excluded.remerge, reorders_from = least(p.reorders_from, excluded.reorders_from),
+        appends = p.appends or excluded.appends
     )`);
   }
   if (stream.pricesOf) {

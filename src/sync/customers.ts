@@ -66,6 +66,8 @@ export interface PendingCustomer {
   sum: HoldingPartial | null;
   /** Its history is placed again from a date (metrics_pending.reorders_from), not appended to. */
   reorders: boolean;
+  /** Trades may have come after its last placed one (metrics_pending.appends). */
+  appends: boolean;
   /**
    * Its served cash dividends, summed exactly in the target: they belong to no holding's
    * partial, since a dividend may come for shares no trade in the data bought.
@@ -112,7 +114,7 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
   const [rows] = await target.run([
     manyRows(
       // One more than the batch is counted (not merged) to tell whether any are left.
-      sql`select b.customer_id, c.id is not null as present, c.slug, b.reorders_from is not null as reorders, b.waiting::int as waiting,
+      sql`select b.customer_id, c.id is not null as present, c.slug, b.reorders_from is not null as reorders, b.appends, b.waiting::int as waiting,
            case when x.adjust then m.partial::text end as merged,
            case when x.adjust then (
              -- apartFrom reads the other side once per month, so each side is copied once first
@@ -128,8 +130,8 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
            case when not x.adjust then ${MERGED_PARTIAL} end as sum,
            dv.count as dividend_count, dv.gross as dividend_gross, dv.tax as dividend_tax
          from (
-           select customer_id, remerge, reorders_from, count(*) over () as waiting from (
-             select customer_id, remerge, reorders_from from ${metricsPending} where ${after}::uuid is null or customer_id > ${after}::uuid
+           select customer_id, remerge, reorders_from, appends, count(*) over () as waiting from (
+             select customer_id, remerge, reorders_from, appends from ${metricsPending} where ${after}::uuid is null or customer_id > ${after}::uuid
              order by customer_id limit ${limit + 1}
            ) w order by customer_id limit ${limit}
          ) b
@@ -162,6 +164,7 @@ async function loadCustomers(target: SyncDatabase, limit: number, after: string 
                 },
           sum: r.sum === null ? null : (JSON.parse(text(r.sum)) as HoldingPartial),
           reorders: r.reorders === true,
+          appends: r.appends === true,
           dividends: {
             count: int(r.dividend_count),
             gross: parseUnits(text(r.dividend_gross)),
@@ -275,7 +278,7 @@ async function storeCustomers(target: SyncDatabase, holder: string, batch: Pendi
       // The places of their served trades, for deep history pages, with them off the list
       // (src/sync/ordinals.ts): a day's new trades appended where nothing placed moved, the rest
       // placed again from the earliest date that moved.
-      appendHistories(present.filter((c) => !c.reorders).map((c) => c.id)),
+      appendHistories(present.filter((c) => c.appends && !c.reorders).map((c) => c.id)),
       placeHistories(ids),
       effect(sql`delete from ${metricsPending} where customer_id = any(${sql.param(ids)}::uuid[])`),
     ]),

@@ -19,8 +19,10 @@
  * are served may have changed; then the trades from that date on are placed again and only rows
  * whose place changed are written (a trade booked in the past moves the ones after it; rows no
  * longer served lose their places). Otherwise a day's new trades, dated after the customer's last
- * placed one, are appended (appendHistories: only the new rows are read and written); a
- * dividend, a share credit or a holding row moves nothing.
+ * placed one, are appended (appendHistories: only the new rows are read and written), looked for
+ * only when the change brought a trade without a place (`appends`, the transactions stream's
+ * `appendsTo`); a dividend, a share credit, a holding row or an edit of a placed trade moves
+ * nothing and looks for nothing.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
@@ -49,9 +51,10 @@ const storePlaces = (rows: SQL) =>
 /**
  * Appends to these customers' histories their served trades dated after their last placed one (a
  * new trading day): each takes the next place in its customer's history and in its account's, and
- * the counts grow by them. Only for customers not flagged `reorders_from`: no placed trade of theirs
- * moved or went, and no unplaced one came at or before their last placed one (the transactions
- * stream flags those, src/sync/streams.ts), so the trades after it are all their history lacks.
+ * the counts grow by them. Only for customers flagged `appends` and not `reorders_from`: no
+ * placed trade of theirs moved or went, and no unplaced one came at or before their last placed
+ * one (the transactions stream flags those, src/sync/streams.ts), so the trades after it are all
+ * their history lacks.
  */
 export function appendHistories(ids: readonly string[]): Statement<void> {
   const batch = sql`${sql.param([...ids])}::uuid[]`;

@@ -74,6 +74,12 @@ export interface Stream {
    */
   displacesPlaces?: (before: SQL, after: SQL | null) => SQL;
   /**
+   * The customers whose history may gain trades after its last placed one, as SQL over the
+   * changed rows as they are (`after`): a live row without a place. Only theirs are looked for
+   * and appended (metrics_pending.appends); a change that adds no trade skips the probe.
+   */
+  appendsTo?: (after: SQL) => SQL;
+  /**
    * The holdings whose metrics a row feeds, as SQL over `r`: (account_id, stock_code, the
    * trade date from which the holding's partial must be recomputed).
    */
@@ -109,6 +115,8 @@ const stockCode: Rule = {
 
 const { accounts, customers } = sourceTables;
 const customerOfAccount = (account: SQL) => sql`select customer_id from ${accounts} where id = ${account}`;
+/** SQL: trade row `r` holds a place in its customer's history (src/sync/ordinals.ts). */
+const placed = (r: SQL) => sql`exists (select from ${tradePlaces} p where p.transaction_id = ${r}.id)`;
 
 export const STREAMS: readonly Stream[] = [
   {
@@ -151,7 +159,6 @@ export const STREAMS: readonly Stream[] = [
   {
     ...fromSource("transactions"),
     displacesPlaces: (before, after) => {
-      const placed = (r: SQL) => sql`exists (select from ${tradePlaces} p where p.transaction_id = ${r}.id)`;
       if (!after) return sql`select customer_id, trade_date from ${before} where ${placed(before)}`;
       return sql`select x.customer_id, least(b.trade_date, u.trade_date) from ${before} b join ${after} u using (id)
           -- Both owners: the row left one history and brings its old place into the other.
@@ -168,6 +175,8 @@ export const STREAMS: readonly Stream[] = [
           where u.deleted_at is null and u.rejected is null and not ${placed(sql`u`)}
             and (u.trade_date < l.trade_date or (u.trade_date = l.trade_date and u.id <= l.id))`;
     },
+    appendsTo: (after) =>
+      sql`select customer_id from ${after} u where u.deleted_at is null and u.rejected is null and not ${placed(sql`u`)}`,
     // Denormalised so a customer's history is one index range scan (src/db/schema.ts).
     derived: { name: "customer_id", stream: "accounts", foreignKey: "account_id", column: "customer_id" },
     rules: [

@@ -13,7 +13,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Book } from "../support/book";
-import { changeSource, expectPlacesAddUp, insertSource, restore, softDelete, synced, withSource } from "./helpers";
+import { STREAMS } from "../../src/sync/streams";
+import { changeSource, expectPlacesAddUp, insertSource, restore, runWith, softDelete, synced, withSource } from "./helpers";
 
 const SEEDS = import.meta.env.VITE_PLACES_SEEDS?.split(",").map(Number) ?? [20261127];
 const RUNS = 3;
@@ -30,7 +31,8 @@ type Op =
 
 const anyTrade = fc.nat();
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant("book" as const), account: fc.nat(), day: fc.nat(DAYS - 1) }),
+  // Two days past the starting book's last: booked there, a trade is appended to its history.
+  fc.record({ kind: fc.constant("book" as const), account: fc.nat(), day: fc.nat(DAYS + 1) }),
   fc.record({ kind: fc.constant("redate" as const), trade: anyTrade, day: fc.nat(DAYS - 1) }),
   fc.record({ kind: fc.constant("move" as const), trade: anyTrade, account: fc.nat() }),
   fc.record({
@@ -124,6 +126,52 @@ describe("trade places through changes to trades", () => {
     },
     600_000,
   );
+
+  it("looks for trades to append only for the customers a change may have given one", async () => {
+    const book = new Book();
+    const first = book.simpleCustomer();
+    const second = book.simpleCustomer();
+    const trade = (account_id: string, n: number) =>
+      book.trade({ account_id, trade_date: day(n), type: "buy", quantity: 1, price: "1000" });
+    trade(first.account.id, 0);
+    const edited = trade(second.account.id, 1);
+    trade(second.account.id, 2);
+    const dbs = await withSource(book);
+    expect((await synced(dbs.env)).complete).toBe(true);
+    // A new trade for the first customer; for the second, a fee edit of a placed trade and a share credit.
+    const booked = new Book().trade({
+      account_id: first.account.id,
+      trade_date: day(3),
+      type: "buy",
+      quantity: 2,
+      price: "1000",
+    });
+    await insertSource(dbs.source, "transactions", [{ ...booked, updated_at: new Date().toISOString() }]);
+    await changeSource(dbs.source, "transactions", edited.id, { fee: "5" }, 0);
+    const credit = new Book().corporateAction({
+      account_id: second.account.id,
+      type: "share_dividend",
+      ex_date: day(3),
+      quantity: 1,
+    });
+    await insertSource(dbs.source, "corporate_actions", [{ ...credit, updated_at: new Date().toISOString() }]);
+    // The data alone (a step per stream): both customers wait, one of them to be appended to.
+    expect((await runWith(dbs.env, { stopAfterSteps: STREAMS.length })).report.complete).toBe(false);
+    const pending = await dbs.target`select customer_id, appends, reorders_from from metrics_pending order by appends`;
+    expect(pending).toEqual([
+      { customer_id: second.customer.id, appends: false, reorders_from: null },
+      { customer_id: first.customer.id, appends: true, reorders_from: null },
+    ]);
+    expect((await synced(dbs.env)).complete).toBe(true);
+    await expectPlacesAddUp(dbs.target);
+    const histories = await dbs.target`select customer_id, trades from customer_histories`;
+    expect(new Map(histories.map((h) => [h.customer_id, h.trades]))).toEqual(
+      new Map([
+        [first.customer.id, 2],
+        [second.customer.id, 2],
+      ]),
+    );
+  });
 
   it("counts the places before the date past a run of trades not served longer than the walk back looks", async () => {
     // Three served trades, then twelve the sync sets aside (quantity 0), then two more served.
