@@ -92,13 +92,9 @@ function pendingWork(stream: Stream, rels: readonly string[], change?: { before:
     // From which date each customer's history is placed again: the start, when the served
     // accounts may change; the displaced trades' earliest date; none (null) otherwise.
     const everyPlace = stream.regroups ? sql`'-infinity'::date` : sql`null::date`;
-    const displaced =
-      stream.displacesPlaces && change
-        ? sql` union all select customer_id, from_date, false from (${stream.displacesPlaces(name(change.before), change.after ? name(change.after) : null)}) as d(customer_id, from_date)`
-        : sql``;
-    const appended =
-      stream.appendsTo && change?.after
-        ? sql` union all select customer_id, null::date, true from (${stream.appendsTo(name(change.after))}) as n(customer_id)`
+    const placing =
+      stream.placesOf && change
+        ? sql` union all select customer_id, from_date, appends from (${stream.placesOf(name(change.before), change.after ? name(change.after) : null)}) as d(customer_id, from_date, appends)`
         : sql``;
     // A flag once set stays set until the customer is stored; dates keep the earliest (least and
     // min pass over nulls).
@@ -106,7 +102,7 @@ function pendingWork(stream: Stream, rels: readonly string[], change?: { before:
       insert into ${metricsPending} as p (customer_id, remerge, reorders_from, appends)
       select customer_id, ${regroups}, min(reorders_from), bool_or(appends) from (
         select customer_id, ${everyPlace} as reorders_from, false as appends
-        from (${relations(rels, stream.customersOf)}) as c(customer_id)${displaced}${appended}
+        from (${relations(rels, stream.customersOf)}) as c(customer_id)${placing}
       ) w
       where customer_id is not null
       group by customer_id

@@ -15,14 +15,13 @@
  * Placing a customer's trades again costs a pass over them, so it is done only when needed and
  * only from where it is needed: `reorders_from` is set to the earliest date of a trade that had a
  * place and moved or went, or of one without a place that comes at or before the customer's last
- * placed one (the transactions stream's `displacesPlaces`), and to the start when which accounts
- * are served may have changed; then the trades from that date on are placed again and only rows
- * whose place changed are written (a trade booked in the past moves the ones after it; rows no
- * longer served lose their places). Otherwise a day's new trades, dated after the customer's last
- * placed one, are appended (appendHistories: only the new rows are read and written), looked for
- * only when the change brought a trade without a place (`appends`, the transactions stream's
- * `appendsTo`); a dividend, a share credit, a holding row or an edit of a placed trade moves
- * nothing and looks for nothing.
+ * placed one (the transactions stream's `placesOf`), and to the start when which accounts are
+ * served may have changed; then the trades from that date on are placed again and only rows whose
+ * place changed are written (a trade booked in the past moves the ones after it; rows no longer
+ * served lose their places). Otherwise a day's new trades, dated after the customer's last placed
+ * one, are appended (appendHistories: only the new rows are read and written), looked for only
+ * when a change brought a trade without a place (`appends`, also set by `placesOf`); a dividend,
+ * a share credit, a holding row or an edit of a placed trade moves nothing and looks for nothing.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
@@ -99,7 +98,7 @@ export function appendHistories(ids: readonly string[]): Statement<void> {
  * never placed (from the start). A customer the target no longer has loses its row.
  *
  * Every change that can move a place flags its trade's dates (the transactions stream's
- * `displacesPlaces`), or the start when which accounts are served may change, so the places
+ * `placesOf`), or the start when which accounts are served may change, so the places
  * before the flagged date stand: they are the first places of the history and of each account's,
  * and only the trades from that date on are read, numbered after them, and written where their
  * place changed.

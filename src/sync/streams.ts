@@ -64,21 +64,16 @@ export interface Stream {
    */
   regroups?: boolean;
   /**
-   * The customers whose history must be placed again, and from which trade date on
-   * (src/sync/ordinals.ts), as SQL (customer_id, from_date) over the changed rows as they were
-   * (`before`) and as they are (`after`, null when removed): a row that held a place lost it or
-   * may have moved (from the earlier of its two dates), or a row without one came at or before
-   * the customer's last placed trade (from its date). A change to which accounts are served
-   * (`regroups`) places every customer it touches from the start; a trade added after the
-   * customer's last placed one only appends.
+   * What a change does to its customers' histories (src/sync/ordinals.ts), as SQL
+   * (customer_id, from_date, appends) over the changed rows as they were (`before`) and as they
+   * are (`after`, null when removed). Placed again from `from_date` on: a row that held a place
+   * lost it or may have moved (from the earlier of its two dates), or a row without one came at
+   * or before the customer's last placed trade (from its date). Appended to (`appends`, no
+   * date): a row without a place came after that trade. A change to which accounts are served
+   * (`regroups`) places every customer it touches from the start; a customer no row of which
+   * gets `appends` is not looked at for trades to append.
    */
-  displacesPlaces?: (before: SQL, after: SQL | null) => SQL;
-  /**
-   * The customers whose history may gain trades after its last placed one, as SQL over the
-   * changed rows as they are (`after`): a live row without a place. Only theirs are looked for
-   * and appended (metrics_pending.appends); a change that adds no trade skips the probe.
-   */
-  appendsTo?: (after: SQL) => SQL;
+  placesOf?: (before: SQL, after: SQL | null) => SQL;
   /**
    * The holdings whose metrics a row feeds, as SQL over `r`: (account_id, stock_code, the
    * trade date from which the holding's partial must be recomputed).
@@ -158,25 +153,25 @@ export const STREAMS: readonly Stream[] = [
   },
   {
     ...fromSource("transactions"),
-    displacesPlaces: (before, after) => {
-      if (!after) return sql`select customer_id, trade_date from ${before} where ${placed(before)}`;
-      return sql`select x.customer_id, least(b.trade_date, u.trade_date) from ${before} b join ${after} u using (id)
+    placesOf: (before, after) => {
+      if (!after) return sql`select customer_id, trade_date, false from ${before} where ${placed(before)}`;
+      return sql`select x.customer_id, least(b.trade_date, u.trade_date), false from ${before} b join ${after} u using (id)
           -- Both owners: the row left one history and brings its old place into the other.
           cross join lateral (values (b.customer_id), (u.customer_id)) as x(customer_id)
           where ${placed(sql`b`)}
             and (b.trade_date, b.account_id, b.customer_id, b.deleted_at, b.rejected)
               is distinct from (u.trade_date, u.account_id, u.customer_id, u.deleted_at, u.rejected)
         union all
-        -- A live trade without a place at or before its customer's last placed one: appending
-        -- takes only the trades after that one (src/sync/ordinals.ts).
-        select u.customer_id, u.trade_date from ${after} u
-          join ${customerHistories} h on h.customer_id = u.customer_id
-          cross join lateral (${lastPlaced(sql`h.customer_id`, sql`h.trades`)}) l
-          where u.deleted_at is null and u.rejected is null and not ${placed(sql`u`)}
-            and (u.trade_date < l.trade_date or (u.trade_date = l.trade_date and u.id <= l.id))`;
+        -- A live trade without a place: at or before its customer's last placed one, the history is
+        -- placed again from its date; after it (or with none placed), appended to, which takes only
+        -- the trades after that one.
+        select u.customer_id, case when (u.trade_date, u.id) <= (l.trade_date, l.id) then u.trade_date end,
+            ((u.trade_date, u.id) <= (l.trade_date, l.id)) is not true
+          from ${after} u
+          left join ${customerHistories} h on h.customer_id = u.customer_id
+          left join lateral (${lastPlaced(sql`h.customer_id`, sql`h.trades`)}) l on true
+          where u.deleted_at is null and u.rejected is null and not ${placed(sql`u`)}`;
     },
-    appendsTo: (after) =>
-      sql`select customer_id from ${after} u where u.deleted_at is null and u.rejected is null and not ${placed(sql`u`)}`,
     // Denormalised so a customer's history is one index range scan (src/db/schema.ts).
     derived: { name: "customer_id", stream: "accounts", foreignKey: "account_id", column: "customer_id" },
     rules: [
