@@ -34,9 +34,6 @@ import { holdsLease } from "./lease";
 const t = alias(transactions, "t");
 const a = alias(accounts, "a");
 
-/** SQL: trade `t`, of account `a` (joined), is served. */
-const servedTrade = sql`${live(t)} and ${servedAccount(a, sql`t.customer_id`)}`;
-
 /**
  * SQL: stores the places of `rows` (a relation with id, customer_id, account_id, place and
  * account_place); a trade's row left by an owner it moved from is taken over.
@@ -63,19 +60,22 @@ export function appendHistories(ids: readonly string[]): Statement<void> {
       left join lateral (${lastPlaced(sql`h.customer_id`, sql`h.trades`)}) l on true
       where h.customer_id = any(${batch}) and (h.trades = 0 or l.id is not null)
     ), fresh as materialized (
-      -- The customer's trades after its last placed one, customer by customer: the date bounds a
-      -- range of transactions_customer_date_idx. Planned freely, the range was guessed at a third
-      -- of the table and crossed with each account's every trade (~100 ms a batch at 10M trades
-      -- with no new trade; \`appendHistories\` in docs/benchmarks.md); \`offset 0\` keeps it apart.
+      -- The trades after its last placed one, served account by served account: the date bounds a
+      -- range of transactions_account_date_idx. Kept apart by \`offset 0\`: planned freely, the
+      -- range was guessed at a third of the table and crossed with each account's every trade
+      -- (~100 ms a batch at 10M trades with no new trade); joined to accounts after it, the planner
+      -- hashed every account once per customer (3.6 ms each on the 10M scale bench's trading day:
+      -- \`appendHistories\` in docs/benchmarks.md).
       select t.id, t.customer_id, t.account_id, t.trade_date
       from stored s
+      join ${accounts} a on ${servedAccount(a, sql`s.customer_id`)}
       cross join lateral (
         select * from ${transactions} t
-        where t.customer_id = s.customer_id and t.trade_date >= coalesce(s.last_date, '-infinity'::date)
+        where t.account_id = a.id and t.customer_id = s.customer_id
+          and t.trade_date >= coalesce(s.last_date, '-infinity'::date) and ${live(t)}
         offset 0
       ) t
-      join ${accounts} a on a.id = t.account_id
-      where (s.last_id is null or t.trade_date > s.last_date or t.id > s.last_id) and ${servedTrade}
+      where s.last_id is null or t.trade_date > s.last_date or t.id > s.last_id
     ), numbered as (
       select f.id, f.customer_id, f.account_id,
         (s.trades + row_number() over (partition by f.customer_id order by f.trade_date, f.id))::int as place,
