@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { combinePartials, computeMetrics, type HoldingPartial, holdingPartial, type ResumePoint } from "../../src/domain";
 import { newSlug } from "../../src/domain/slug";
 import { takeOffChanges } from "../../src/sync/customers";
+import { takeOffPending } from "../../src/sync/holdings";
 import { render } from "../../src/sync/database";
 import { STREAMS } from "../../src/sync/streams";
 import { byHolding } from "../domain/trades";
@@ -287,6 +288,25 @@ describe("stored metrics after a sync", () => {
     await trade(accounts.ssi.id, "FPT", "2025-08-01T00:00:00Z");
     expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 1, metrics_recomputed: 1 });
     expect(await stored()).toEqual({ ...computeMetrics(own()), partial: combinePartials(holdings()) });
+  });
+
+  it("take a batch's holdings off the pending list key by key, however many others wait and whatever the statistics say", async () => {
+    const book = sampleBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    // The list is empty between runs, so the last ANALYZE saw it empty; within a run it fills.
+    await dbs.target.query("analyze holdings_pending");
+    const own = book.accounts.slice(0, 2).map((a) => ({ accountId: a.id, stockCode: "OWN" }));
+    await dbs.target.query(
+      `insert into holdings_pending (account_id, stock_code)
+       select gen_random_uuid(), 'S' || n from generate_series(1, 20000) n
+       union all select a, 'OWN' from unnest($1::uuid[]) a`,
+      [own.map((h) => h.accountId)],
+    );
+    const read = await rowsReadAsPlanned(dbs.target, "holdings_pending", render(takeOffPending(own).query));
+    expect(read).toBeLessThanOrEqual(2 * own.length);
+    expect(await dbs.target`select count(*)::int as n from holdings_pending where stock_code = 'OWN'`).toEqual([{ n: 0 }]);
+    expect(await dbs.target`select count(*)::int as n from holdings_pending`).toEqual([{ n: 20000 }]);
   });
 
   it("take a batch's holding changes off account by account, however many others wait and whatever the statistics say", async () => {
