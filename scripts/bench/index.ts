@@ -2,14 +2,15 @@
  * `npm run bench [-- domain|sync|http|reconcile|scale ...]`: the default benchmarks, or the
  * ones named. Each prints its figures beside a floor measured in the same run. `reconcile` (a
  * million trades) and `scale` (10,000,000 trades by default, `-- scale --trades N` for another
- * size) take many minutes, so they only run when named.
+ * size) take many minutes, so they only run when named; `again` runs one more phase on a book
+ * they kept (scripts/bench/again.ts).
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const defaults = ["domain", "sync", "http"] as const;
-const known = [...defaults, "reconcile", "scale"];
+const known = [...defaults, "reconcile", "scale", "again"];
 const args = process.argv.slice(2);
 const chosen = args.filter((a) => known.includes(a));
 const run = chosen.length ? chosen : [...defaults];
@@ -30,6 +31,9 @@ for (const name of run) {
   } else if (name === "sync") {
     const { runSyncBenchmark, printSyncTable } = await import("./sync");
     console.log(printSyncTable(await runSyncBenchmark()));
+  } else if (name === "again") {
+    const { runAgain } = await import("./again");
+    console.log(await runAgain(args));
   } else if (name === "scale") {
     const { runScaleBenchmark, printScaleTable, scaleOptions } = await import("./scale");
     console.log(printScaleTable(await runScaleBenchmark(scaleOptions(args))));

@@ -100,7 +100,11 @@ export function scaleOptions(argv: string[]): ScaleOptions {
 }
 
 /** The local database server as its own process, so this process's heap is the sync's. */
-async function startServerProcess(): Promise<{ url: string; connectionString: (db: string) => string; child: ChildProcess }> {
+export async function startServerProcess(): Promise<{
+  url: string;
+  connectionString: (db: string) => string;
+  child: ChildProcess;
+}> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/local-db/cli.ts"], {
     cwd: root,
