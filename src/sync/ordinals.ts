@@ -63,8 +63,8 @@ export function appendHistories(ids: readonly string[]): Statement<void> {
       -- The trades after its last placed one, served account by served account: the date bounds a
       -- range of transactions_account_date_idx. Kept apart by \`offset 0\`: planned freely, the
       -- range was guessed at a third of the table and crossed with each account's every trade
-      -- (~100 ms a batch at 10M trades with no new trade); joined to accounts after it, the planner
-      -- hashed every account once per customer (3.6 ms each on the 10M scale bench's trading day:
+      -- (~100 ms a batch at 10M trades with no new trade); joined to accounts after it, the
+      -- planner hashed every account once per customer (3.6 ms each on the kept 10M scale book:
       -- \`appendHistories\` in docs/benchmarks.md).
       select t.id, t.customer_id, t.account_id, t.trade_date
       from stored s
