@@ -12,15 +12,12 @@ import { parseArgs } from "node:util";
 import type { SyncConfig } from "../../src/sync/run";
 import { UNPRICED_TICKER } from "../demo/generate";
 import { applyDividendSeason, applyPriceDay, applyTradingDay, priceDayCodes } from "./book";
-import { profileSplit, syncUntilComplete } from "./chain";
-import { dblinkCopy } from "./floor";
-import { startServerProcess } from "./scale";
-import { heaviestStatements, printStatements, resetStatements } from "./statements";
+import { profileSplit } from "./chain";
+import { afterCommit, OVERLAP_SECONDS, PG_URL, startServerProcess } from "./scale";
+import { printStatements } from "./statements";
 
-const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
-/** As the scale benchmark's (scripts/bench/scale.ts). */
-const OVERLAP_SECONDS = Number(process.env.BENCH_OVERLAP_SECONDS ?? 5);
-const PHASES = {
+/** Each phase as the scale benchmark commits it (what it committed is logged by afterCommit). */
+const PHASES: Record<"day" | "season" | "price", (source: pg.Client) => Promise<object>> = {
   day: (source: pg.Client) => applyTradingDay(source),
   season: (source: pg.Client) => applyDividendSeason(source),
   price: (source: pg.Client) => applyPriceDay(source, priceDayCodes(1000, UNPRICED_TICKER)),
@@ -46,21 +43,10 @@ export async function runAgain(argv: string[]): Promise<string> {
   const [source, target, floor] = [client(sourceDb), client(targetDb), client(floorDb)] as const;
   await Promise.all([source.connect(), target.connect(), floor.connect()]);
   try {
-    // What waits is finished and the last phase leaves the overlap window, untimed.
-    await syncUntilComplete(config);
-    await new Promise((resolve) => setTimeout(resolve, (OVERLAP_SECONDS + 1) * 1000));
-    await syncUntilComplete(config);
-    await target.query("analyze");
-    const from = (await source.query("select clock_timestamp()::text as at")).rows[0].at as string;
-    const what = await PHASES[phase](source);
-    const at = performance.now();
-    const counting = await resetStatements(target);
-    const chain = await syncUntilComplete(config);
-    const lagMs = performance.now() - at;
-    const statements = counting ? await heaviestStatements(target) : [];
-    const copied = await dblinkCopy(floor, sourceDb, from);
+    // As the scale benchmark runs each phase; what a stopped run left waiting is synced first, untimed.
+    const synced = await afterCommit({ config, sourceDb, source, target, floor }, phase, () => PHASES[phase](source));
+    const { chain, lagMs, floor: copied, statements } = synced;
     return [
-      `${phase} ${JSON.stringify(what)}`,
       `served ${(lagMs / 1000).toFixed(1)} s after its commit, ${chain.runs.length} runs; floor ${(copied.ms / 1000).toFixed(1)} s (${copied.rows} rows), ${(lagMs / copied.ms).toFixed(1)}×`,
       profileSplit(chain),
       ...printStatements(phase, statements),

@@ -42,14 +42,14 @@ import { profileSplit, syncUntilComplete, type Chain, type ChainedRun } from "./
 import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
 import { dblinkCopy, type Timed } from "./floor";
 
-const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
+export const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 /**
  * How far behind its last upper bound each run re-reads (SYNC_OVERLAP_SECONDS; 300 s in
  * production), and how long a phase waits for the one before it to leave that window. With 300 s
  * and phases a minute apart, the price day re-read the whole trading day (140,000 rows, 2.5 s of
  * its 3 s), which a day's changes, hours apart, never meet (scripts/bench/sync.ts does the same).
  */
-const OVERLAP_SECONDS = Number(process.env.BENCH_OVERLAP_SECONDS ?? 5);
+export const OVERLAP_SECONDS = Number(process.env.BENCH_OVERLAP_SECONDS ?? 5);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface ScaleOptions {
@@ -76,7 +76,7 @@ export interface ScaleResult {
 }
 
 /** A change committed in the source, then synced by chained runs and copied over dblink. */
-type Synced<T> = T & {
+export type Synced<T> = T & {
   chain: Chain;
   floor: Timed;
   /** From the commit until the run that reported complete returned. */
@@ -127,6 +127,41 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const describeRun = ({ report, peakHeap, startHeap }: ChainedRun, i: number) =>
   `run ${i}: ${report.synced_rows} rows, ${report.holdings_recomputed} holdings, ${report.metrics_recomputed} customers, ${report.duration_ms} ms (metrics ${report.metrics_ms}), peak heap ${mb(peakHeap)} MB (${mb(startHeap)} at its start)${report.complete ? ", complete" : ""}`;
 
+/** A book's databases and the clients the phases run through. */
+export interface KeptBook {
+  config: SyncConfig;
+  sourceDb: string;
+  source: pg.Client;
+  target: pg.Client;
+  floor: pg.Client;
+  onRun?: (run: ChainedRun, index: number) => void;
+}
+
+/**
+ * A change committed by `apply` in the book's source, synced by chained runs, then copied over
+ * dblink into the floor database: its lag beside its floor. Before it, untimed: what waits is
+ * synced once the previous phase's rows left the overlap window, and the target is analyzed, as
+ * autovacuum keeps the planner's statistics where it runs (this machine's PostgreSQL has it off;
+ * scripts/bench/sync.ts).
+ */
+export async function afterCommit<T>(book: KeptBook, name: string, apply: () => Promise<T>): Promise<Synced<T>> {
+  const { config, sourceDb, source, target, floor, onRun } = book;
+  await new Promise((resolve) => setTimeout(resolve, (OVERLAP_SECONDS + 1) * 1000));
+  await syncUntilComplete(config);
+  await target.query("analyze");
+  const from = (await source.query("select clock_timestamp()::text as at")).rows[0].at as string;
+  const what = await apply();
+  const at = performance.now();
+  const committedAt = new Date();
+  log(`${name} committed: ${JSON.stringify(what)}`);
+  const counting = await resetStatements(target);
+  const chain = await syncUntilComplete(config, onRun);
+  const lagMs = performance.now() - at;
+  const statements = counting ? await heaviestStatements(target) : [];
+  const copied = await dblinkCopy(floor, sourceDb, from);
+  return { ...what, chain, lagMs, committedAt, floor: copied, statements };
+}
+
 export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleResult> {
   const server = await startServerProcess();
   const suffix = `scale${Date.now().toString(36)}`;
@@ -147,7 +182,6 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
     const floor = new pg.Client({ connectionString: `${PG_URL}/${floorDb}` });
     for (const c of [source, target, floor]) c.on("error", () => undefined); // ended by the drop at the end
     await Promise.all([source.connect(), target.connect(), floor.connect()]);
-    const clock = async () => (await source.query("select clock_timestamp()::text as at")).rows[0].at as string;
     try {
       log(`generating ${customers} customers × ${options.tradesPerCustomer} trades in PostgreSQL`);
       const started = performance.now();
@@ -165,30 +199,9 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
       const initial = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
       log("initial floor: dblink copy");
       const initialFloor = await dblinkCopy(floor, sourceDb, null);
-      // The planner's statistics, as autovacuum keeps them where it runs (this machine's
-      // PostgreSQL has it off; scripts/bench/sync.ts). Not timed.
-      const analyzed = () => target.query("analyze");
-      await analyzed();
+      const book: KeptBook = { config, sourceDb, source, target, floor, onRun: (run, i) => log(describeRun(run, i)) };
 
-      /** A change committed by `apply`, synced by chained runs, then copied over dblink: its floor. */
-      const afterCommit = async <T>(name: string, apply: () => Promise<T>): Promise<Synced<T>> => {
-        // The previous phase's rows leave the overlap window, then an untimed run moves every bound past them.
-        await new Promise((resolve) => setTimeout(resolve, (OVERLAP_SECONDS + 1) * 1000));
-        await syncUntilComplete(config);
-        const from = await clock();
-        const what = await apply();
-        const at = performance.now();
-        const committedAt = new Date();
-        log(`${name} committed: ${JSON.stringify(what)}`);
-        const counting = await resetStatements(target);
-        const chain = await syncUntilComplete(config, (run, i) => log(describeRun(run, i)));
-        const lagMs = performance.now() - at;
-        const statements = counting ? await heaviestStatements(target) : [];
-        const copied = await dblinkCopy(floor, sourceDb, from);
-        await analyzed();
-        return { ...what, chain, lagMs, committedAt, floor: copied, statements };
-      };
-      const day = await afterCommit("trading day", () => applyTradingDay(source));
+      const day = await afterCommit(book, "trading day", () => applyTradingDay(source));
 
       // Served: the day's trades are in the target under their customer, nothing waits, the
       // touched customers' stored metrics were written after the commit.
@@ -202,8 +215,8 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
         [day.date, day.committedAt.toISOString()],
       );
 
-      const priceDay = await afterCommit("price day", () => applyPriceDay(source, priceDayCodes(1000, UNPRICED_TICKER)));
-      const season = await afterCommit("dividend season", () => applyDividendSeason(source));
+      const priceDay = await afterCommit(book, "price day", () => applyPriceDay(source, priceDayCodes(1000, UNPRICED_TICKER)));
+      const season = await afterCommit(book, "dividend season", () => applyDividendSeason(source));
       return {
         options,
         customers,
