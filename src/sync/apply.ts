@@ -90,7 +90,8 @@ function pendingWork(stream: Stream, rels: readonly string[], change?: { before:
   if (stream.customersOf) {
     const regroups = stream.regroups ? sql`true` : sql`false`;
     // From which date each customer's history is placed again: the start, when the served
-    // accounts may change; the displaced trades' earliest date; none (null) otherwise.
+    // accounts may change; the displaced trades' earliest date; none (null) otherwise. Whether
+    // trades are to be appended to it: only where the stream's placesOf says so.
     const everyPlace = stream.regroups ? sql`'-infinity'::date` : sql`null::date`;
     const placing =
       stream.placesOf && change

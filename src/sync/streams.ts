@@ -166,11 +166,12 @@ export const STREAMS: readonly Stream[] = [
         -- A live trade without a place: at or before its customer's last placed one, the history is
         -- placed again from its date; after it (or with none placed), appended to, which takes only
         -- the trades after that one.
-        select u.customer_id, case when (u.trade_date, u.id) <= (l.trade_date, l.id) then u.trade_date end,
-            ((u.trade_date, u.id) <= (l.trade_date, l.id)) is not true
+        select u.customer_id, case when w.displaces then u.trade_date end, w.displaces is not true
           from ${after} u
           left join ${customerHistories} h on h.customer_id = u.customer_id
           left join lateral (${lastPlaced(sql`h.customer_id`, sql`h.trades`)}) l on true
+          -- Null when none is placed.
+          cross join lateral (select (u.trade_date, u.id) <= (l.trade_date, l.id) as displaces) w
           -- A row new to the target has no place to look for (one left by a row removed and
           -- booked again is taken over when placed): at 10M trades each probe of the places' key
           -- cost ~0.2 ms, three quarters of this part (\`placesOf\` in docs/benchmarks.md).
