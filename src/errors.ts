@@ -113,6 +113,20 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+/**
+ * True when a request was given up because it took longer than its timeout (its signal's
+ * abort; the driver reports the failed fetch as a NeonDbError with the fetch's error, a
+ * DOMException, as `sourceError`).
+ */
+export function isTimeout(err: unknown): boolean {
+  type Link = { name?: unknown; cause?: unknown; sourceError?: unknown };
+  for (let e = err as Link | undefined, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    if (e.name === "TimeoutError" || e.name === "AbortError") return true;
+    e = (e.sourceError ?? e.cause) as Link | undefined;
+  }
+  return false;
+}
+
 export function errorBody(status: number, extra: Partial<ErrorBody> = {}): ErrorBody {
   return { success: false, error: reasonFor(status), code: codeFor(status), ...extra };
 }

@@ -400,7 +400,8 @@ export const reconciliations = pgTable(
  * One keyset cursor per stream: the last (updated_at, id) applied, at microsecond precision; the
  * upper bound of the run that applied it; whether that run read the stream up to its bound; and
  * the earliest point from which rows read since the last re-read may have committed late, which
- * the pass after the stream catches up re-reads (src/sync/cursor.ts).
+ * the pass after the stream catches up re-reads (src/sync/cursor.ts); and the page size its backlog
+ * is read in since a page took longer than a request may (null: the budget's).
  */
 export const syncCursors = pgTable("sync_cursors", {
   stream: text("stream").primaryKey(),
@@ -409,6 +410,7 @@ export const syncCursors = pgTable("sync_cursors", {
   upperBound: instant("upper_bound").notNull(),
   caughtUp: boolean("caught_up").notNull().default(true),
   recheckFrom: instant("recheck_from"),
+  pageRows: integer("page_rows"),
 });
 
 /**

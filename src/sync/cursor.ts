@@ -19,6 +19,11 @@
  *   windows of the whole pass once, and keeps only its own window.
  *
  * With an overlap >= D nothing is lost.
+ *
+ * A page whose transaction takes longer than a request may fails the run, and every retry would
+ * send the same page. So a page that timed out halves the stream's page size (`shrinkPages`) for
+ * the rest of its backlog: the next run reads smaller pages, and the size returns to the budget's
+ * once the stream catches up.
  */
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
@@ -43,6 +48,8 @@ export interface Key {
 export interface Page {
   /** The page as a JSON array of source rows, passed to the target as it came. */
   rows: string;
+  /** How many rows it holds. */
+  count: number;
   /** The last row of the page: the cursor once the page is applied. */
   last: Key | null;
   /** True when nothing more up to the upper bound is left after this page. */
@@ -52,8 +59,12 @@ export interface Page {
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 const BEFORE_EVERYTHING: Key = { updatedAt: "-infinity", id: NIL_UUID };
 
-/** SQL for a timestamptz (a column or SQL) as UTC ISO text with all six fractional digits, whatever the session's settings. */
-export const isoMicros = (expr: SQLWrapper): SQL => sql`to_char((${expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/**
+ * SQL for a timestamptz (a column or SQL) as UTC ISO text with all six fractional digits, whatever
+ * the session's settings; `-infinity` (a cursor before everything) as itself, where `to_char` gives null.
+ */
+export const isoMicros = (expr: SQLWrapper): SQL =>
+  sql`coalesce(to_char((${expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), (${expr})::text)`;
 
 /** Where a stream's read starts this run. */
 export interface Start {
@@ -62,6 +73,8 @@ export interface Start {
   resumes: boolean;
   /** The re-read point this run carries on (null when it starts a pass, or nothing awaits a re-read). */
   carried: string | null;
+  /** The most rows a page may have, when a page timed out in this backlog (null: the budget's). */
+  pageRows: number | null;
 }
 
 /** Where each stream's read starts this run, as a lookup; streams never synced start before everything. */
@@ -71,7 +84,8 @@ export function loadStarts(): Statement<(stream: StreamName) => Start> {
        case when ${recheck} then ${isoMicros(C.recheckFrom)} else ${isoMicros(C.cursorUpdatedAt)} end as updated_at,
        case when ${recheck} then ${NIL_UUID}::uuid else ${C.cursorId} end as id,
        ${C.caughtUp} as caught_up,
-       case when ${C.caughtUp} then null else ${isoMicros(C.recheckFrom)} end as carried
+       case when ${C.caughtUp} then null else ${isoMicros(C.recheckFrom)} end as carried,
+       ${C.pageRows} as page_rows
      from ${syncCursors}`;
   return {
     query,
@@ -83,10 +97,11 @@ export function loadStarts(): Statement<(stream: StreamName) => Start> {
             from: { updatedAt: text(r.updated_at), id: text(r.id) },
             resumes: r.caught_up === false,
             carried: textOrNull(r.carried),
+            pageRows: r.page_rows === null ? null : int(r.page_rows),
           },
         ]),
       );
-      return (stream) => starts.get(stream) ?? { from: BEFORE_EVERYTHING, resumes: false, carried: null };
+      return (stream) => starts.get(stream) ?? { from: BEFORE_EVERYTHING, resumes: false, carried: null, pageRows: null };
     },
   };
 }
@@ -148,6 +163,7 @@ export async function readPage(
   ]);
   return {
     rows: page.rows,
+    count: page.kept,
     last: page.lastId ? { updatedAt: page.lastUpdatedAt!, id: page.lastId } : null,
     exhausted: page.fetched < limits.maxRows && page.kept === page.fetched,
   };
@@ -211,10 +227,18 @@ export interface Pass {
   overlapSeconds: number;
 }
 
+/** `set` for an upsert of `columns` into sync_cursors: each takes the value the insert would have. */
+const fromExcluded = (columns: AnyPgColumn[]) =>
+  sql.join(
+    columns.map((c) => sql`${sql.identifier(c.name)} = excluded.${sql.identifier(c.name)}`),
+    sql`, `,
+  );
+
 /**
  * Moves a stream's cursor to the last row of an applied page, recording whether the stream is
  * caught up and the earliest point that awaits a re-read (this run's window joins the carried
- * one once the cursor is inside it); sent in that page's transaction.
+ * one once the cursor is inside it); sent in that page's transaction. A stream that caught up
+ * reads its next backlog in pages of the budget's size again.
  */
 export function advanceCursor(stream: StreamName, to: Key, caughtUp: boolean, pass: Pass): Statement<void> {
   const window = sql`greatest(${pass.start.from.updatedAt}::timestamptz, ${pass.bound}::timestamptz - make_interval(secs => ${pass.overlapSeconds}::int))`;
@@ -225,9 +249,21 @@ export function advanceCursor(stream: StreamName, to: Key, caughtUp: boolean, pa
        values (${stream}, ${to.updatedAt}, ${to.id}, ${pass.bound}, ${caughtUp},
          case when ${to.updatedAt}::timestamptz > ${window} then least(${carried}, ${window}) else ${carried} end)
        on conflict (${names([C.stream])}) do update
-       set ${sql.join(
-         updated.map((c) => sql`${sql.identifier(c.name)} = excluded.${sql.identifier(c.name)}`),
-         sql`, `,
-       )}`,
+       set ${fromExcluded(updated)},
+         ${sql.identifier(C.pageRows.name)} = case when ${caughtUp} then null else ${C.pageRows} end`,
+  );
+}
+
+/**
+ * After a page of `rows` rows timed out: the stream's pages hold half as many from now until it
+ * catches up. The cursor stays where the last applied page left it; a stream that has none yet
+ * gets one where its pass started, mid-pass, so the next run continues the same pass.
+ */
+export function shrinkPages(stream: StreamName, rows: number, pass: Pass): Statement<void> {
+  const { from, carried } = pass.start;
+  return effect(
+    sql`insert into ${syncCursors} (${names([C.stream, C.cursorUpdatedAt, C.cursorId, C.upperBound, C.caughtUp, C.recheckFrom, C.pageRows])})
+       values (${stream}, ${from.updatedAt}, ${from.id}, ${pass.bound}, false, ${carried}, ${Math.max(1, Math.floor(rows / 2))})
+       on conflict (${names([C.stream])}) do update set ${fromExcluded([C.pageRows])}`,
   );
 }

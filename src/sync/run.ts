@@ -10,12 +10,12 @@
  * src/sync/worker.ts adds the Worker's cache invalidation, logging and chaining.
  */
 import type { Config } from "../env";
-import { describe } from "../errors";
+import { describe, isTimeout } from "../errors";
 import { log } from "../log";
 import { addApplied, applyPage } from "./apply";
 import { Budget, type BudgetLimits } from "./budget";
-import { advanceCursor, loadStarts, readPage, readUpperBound, type Key, type Page, type Pass } from "./cursor";
-import { sourceDatabase, targetDatabase, type SyncDatabase } from "./database";
+import { advanceCursor, loadStarts, readPage, readUpperBound, shrinkPages, type Key, type Page, type Pass } from "./cursor";
+import { sourceDatabase, targetDatabase, type Statement, type SyncDatabase } from "./database";
 import { LeaseHeldError, SourceUnavailableError } from "./errors";
 import { recordHeld } from "./held";
 import { recordDied, recordEnd, recordStart, type Outcome } from "./history";
@@ -64,6 +64,8 @@ interface Run {
   tally: Tally;
   /** What the run did for a reconciliation under way. */
   reconciled: Reconciled | null;
+  /** Written with the run's end: a stream's smaller pages after one of its pages timed out. */
+  shrunk: Statement<void> | null;
 }
 
 /**
@@ -82,6 +84,7 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     budget,
     tally: new Tally(),
     reconciled: null,
+    shrunk: null,
   };
   const [taken, lease, , , , , , startOf] = await budget.profile.time("open", "write", () =>
     run.target.run([
@@ -154,7 +157,10 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
  */
 async function syncStream(run: Run, stream: Stream, pass: Pass): Promise<boolean> {
   const { source, target, budget } = run;
-  const limits = { maxRows: budget.limits.pageRows, maxBytes: budget.limits.pageBytes };
+  const limits = {
+    maxRows: Math.min(budget.limits.pageRows, pass.start.pageRows ?? Infinity),
+    maxBytes: budget.limits.pageBytes,
+  };
   let cursor = pass.start.from;
   let caughtUp = !pass.start.resumes;
   return readAhead<Page, Key>(budget, "data", cursor, {
@@ -164,13 +170,18 @@ async function syncStream(run: Run, stream: Stream, pass: Pass): Promise<boolean
       const last = page.last;
       if (last) {
         // The page's rows, its cursor and the lease renewal commit together or not at all.
-        const [, , ...applied] = await budget.profile.time("data", "write", () =>
-          target.run([
-            renewLease(run.id),
-            advanceCursor(stream.name, last, page.exhausted, pass),
-            ...applyPage(stream, page.rows),
-          ]),
-        );
+        const [, , ...applied] = await budget.profile
+          .time("data", "write", () =>
+            target.run([
+              renewLease(run.id),
+              advanceCursor(stream.name, last, page.exhausted, pass),
+              ...applyPage(stream, page.rows),
+            ]),
+          )
+          .catch((err: unknown) => {
+            if (isTimeout(err)) run.shrunk = shrinkPages(stream.name, page.count, pass);
+            throw err;
+          });
         run.tally.add(stream.name, applied.reduce(addApplied));
         [cursor, caughtUp] = [last, page.exhausted];
       } else if (!caughtUp) {
@@ -196,5 +207,6 @@ async function recomputeMetrics(run: Run): Promise<boolean> {
 async function finish(run: Run, report: SyncReport, outcome: Outcome, error: string | null): Promise<void> {
   // A reconciliation this run completed recorded its counts then; one still under way takes them now.
   const reconciling = run.reconciled && !run.reconciled.done ? [recordRepairs(run.reconciled)] : [];
-  await run.target.run([recordEnd(report, outcome, error), ...reconciling, releaseLease(run.id)]);
+  const shrunk = run.shrunk ? [run.shrunk] : [];
+  await run.target.run([recordEnd(report, outcome, error), ...reconciling, ...shrunk, releaseLease(run.id)]);
 }

@@ -1,7 +1,7 @@
 /** Failures: nothing half-applied, the failure answered and recorded, and the next run catches up. */
 import { afterEach, describe, expect, it } from "vitest";
 import { Book } from "../support/book";
-import { SourceUnavailableError } from "../../src/sync/errors";
+import { SourceUnavailableError, TargetUnavailableError } from "../../src/sync/errors";
 import { setFault } from "../support/databases";
 import { expectInSync, postSync, runWith, sampleBook, synced, targetState, withSource } from "./helpers";
 
@@ -78,5 +78,39 @@ describe("sync failures", () => {
     await dbs.target`alter table transactions drop constraint refuse_boom`;
     expect((await synced(dbs.env)).synced_rows).toBe(3);
     await expectInSync(dbs);
+  });
+
+  it("reads a backlog in smaller pages after one of its pages takes longer than a request may", async () => {
+    const book = new Book();
+    const { account } = book.simpleCustomer();
+    for (let day = 1; day <= 8; day++)
+      book.trade({ account_id: account.id, trade_date: `2024-01-0${day}`, type: "buy", quantity: 1, price: "1000" });
+    const dbs = await withSource(book);
+    // The target takes longer than the request timeout over any page of more than four trades
+    // (and then fails it, as a server cancelling the abandoned statement would).
+    await dbs.target`
+      create function slow_big_page() returns trigger language plpgsql as $$
+      begin
+        if (select count(*) from added) > 4 then
+          perform pg_sleep(2.5);
+          raise exception 'page too slow';
+        end if;
+        return null;
+      end $$`;
+    await dbs.target`create trigger slow_big_page after insert on transactions referencing new table as added
+      for each statement execute function slow_big_page()`;
+    const limits = { pageRows: 8, requestTimeoutMs: 2_000 };
+
+    await expect(runWith(dbs.env, limits)).rejects.toBeInstanceOf(TargetUnavailableError);
+    expect(await dbs.target`select count(*)::int as n from transactions`).toEqual([{ n: 0 }]);
+    expect(await dbs.target`select page_rows from sync_cursors where stream = 'transactions'`).toEqual([{ page_rows: 4 }]);
+    const [run] = await dbs.target`select outcome from sync_runs`;
+    expect(run).toEqual({ outcome: "failed" });
+
+    const report = await runWith(dbs.env, limits);
+    expect(report.report.complete).toBe(true);
+    await expectInSync(dbs);
+    // Caught up: the next backlog is read in pages of the budget's size again.
+    expect(await dbs.target`select page_rows from sync_cursors where stream = 'transactions'`).toEqual([{ page_rows: null }]);
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "sync_cursors" ADD COLUMN "page_rows" integer;
