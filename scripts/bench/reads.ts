@@ -9,6 +9,7 @@
  * - the unfiltered trade history's page 1 and page 10,000 of the 100,000-trade customer, and a
  *   filtered one's (`type=buy`) page 1 and page 1,000: the stored places make the first pair cost
  *   the same, the filtered list's cost grows with its depth (docs/api.md, "What a page costs");
+ *   and pages 1 and 90 filtered by the code of its large holding and of a small one;
  * - the Cache API calls of invalidating 5,000 customers (src/cache/invalidate.ts), counted by a
  *   cache that only counts.
  *
@@ -62,7 +63,10 @@ async function performanceFloor(sql: ReturnType<typeof createDb>["sql"], slug: s
   );
 }
 
-export async function measureReads(targetUrl: string, customers: { large: string; typical: string }): Promise<ReadsResult> {
+export async function measureReads(
+  targetUrl: string,
+  customers: { large: string; typical: string; largeCodes: { most: string; fewest: string } },
+): Promise<ReadsResult> {
   const { db, sql } = createDb(targetUrl);
   const reads: TimedRead[] = [];
   for (const [who, slug] of [
@@ -81,7 +85,7 @@ export async function measureReads(targetUrl: string, customers: { large: string
       });
     }
   }
-  const page = (slug: string, n: number, filter: { type?: "buy" } = {}) =>
+  const page = (slug: string, n: number, filter: { type?: "buy"; stock_code?: string } = {}) =>
     findHistory(db as Db, { slug }, { page: n, per_page: 10, ...filter });
   const first = await median(() => page(customers.large, 1));
   reads.push(
@@ -103,6 +107,27 @@ export async function measureReads(targetUrl: string, customers: { large: string
       floor: "page 1",
     },
   );
+  // One code's trades: the large holding's (97,000) and a small one's (1,000) of the same customer.
+  for (const [which, code] of [
+    ["the large holding's code", customers.largeCodes.most],
+    ["a small holding's code", customers.largeCodes.fewest],
+  ] as const) {
+    const byCode = await median(() => page(customers.large, 1, { stock_code: code }));
+    reads.push(
+      {
+        name: `history stock_code=${which} page 1, 100,000-trade customer`,
+        ms: byCode,
+        floorMs: first,
+        floor: "unfiltered page 1",
+      },
+      {
+        name: `history stock_code=${which} page 90, 100,000-trade customer`,
+        ms: await median(() => page(customers.large, 90, { stock_code: code })),
+        floorMs: byCode,
+        floor: "its page 1",
+      },
+    );
+  }
   return { reads, invalidation: await countInvalidation(5_000) };
 }
 

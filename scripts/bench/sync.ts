@@ -265,9 +265,15 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
         `select
            (select c.slug from customers c join accounts a on a.customer_id = c.id where a.account_no like 'large-%' limit 1) as large,
            (select c.slug from customers c join transactions t on t.customer_id = c.id
-            group by c.slug order by abs(count(*) - 1000), c.slug limit 1) as typical`,
+            group by c.slug order by abs(count(*) - 1000), c.slug limit 1) as typical,
+           (select array_agg(stock_code order by n) from (select t.stock_code, count(*) as n
+            from accounts a join transactions t on t.account_id = a.id where a.account_no like 'large-%' group by 1) c) as large_codes`,
       );
-      const reads = await measureReads(config.DATABASE_URL, slugs[0]);
+      const codes = slugs[0].large_codes as string[];
+      const reads = await measureReads(config.DATABASE_URL, {
+        ...slugs[0],
+        largeCodes: { most: codes.at(-1)!, fewest: codes[0]! },
+      });
       return { sourceRows, phases, tradingDay, priceDay, season, oneTrade, reads };
     } finally {
       await Promise.all([floor.end(), sourcePg.end(), targetPg.end()]);
