@@ -108,7 +108,9 @@ export const transactions = pgTable(
   },
   (t) => [
     index("transactions_customer_date_idx").on(t.customerId, t.tradeDate.desc(), t.id.desc()),
-    index("transactions_customer_stock_date_idx").on(t.customerId, t.stockCode, t.tradeDate.desc(), t.id.desc()),
+    // No index of a customer's trades by code: a history filtered by code reads each served
+    // account's range of transactions_holding_idx. One more index of every trade cost a 10M
+    // trading day's upsert ~12 s (docs/benchmarks.md, "What two indexes cost a trading day").
     index("transactions_account_date_idx").on(t.accountId, t.tradeDate.desc(), t.id.desc()),
     // One holding's trades in FIFO order: what recomputing that holding's metrics reads.
     index("transactions_holding_idx").on(t.accountId, t.stockCode, t.tradeDate, t.id),

@@ -1,0 +1,1 @@
+DROP INDEX "transactions_customer_stock_date_idx";
