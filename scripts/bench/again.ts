@@ -15,6 +15,7 @@ import { applyDividendSeason, applyPriceDay, applyTradingDay, priceDayCodes } fr
 import { profileSplit } from "./chain";
 import { afterCommit, OVERLAP_SECONDS, PG_URL, startServerProcess } from "./scale";
 import { printStatements } from "./statements";
+import { printDerivedFloor } from "./derived-floor";
 
 /** Each phase as the scale benchmark commits it (what it committed is logged by afterCommit). */
 const PHASES: Record<"day" | "season" | "price", (source: pg.Client) => Promise<object>> = {
@@ -45,10 +46,11 @@ export async function runAgain(argv: string[]): Promise<string> {
   try {
     // As the scale benchmark runs each phase; what a stopped run left waiting is synced first, untimed.
     const synced = await afterCommit({ config, sourceDb, source, target, floor }, phase, () => PHASES[phase](source));
-    const { chain, lagMs, floor: copied, statements } = synced;
+    const { chain, lagMs, floor: copied, statements, derived } = synced;
     return [
       `served ${(lagMs / 1000).toFixed(1)} s after its commit, ${chain.runs.length} runs; floor ${(copied.ms / 1000).toFixed(1)} s (${copied.rows} rows), ${(lagMs / copied.ms).toFixed(1)}×`,
       profileSplit(chain),
+      `floor of the metrics steps' writes: ${printDerivedFloor(derived)}`,
       ...printStatements(phase, statements),
     ].join("\n");
   } finally {

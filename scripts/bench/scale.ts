@@ -41,6 +41,7 @@ import {
 import { profileSplit, syncUntilComplete, type Chain, type ChainedRun } from "./chain";
 import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
 import { dblinkCopy, type Timed } from "./floor";
+import { type DerivedWrite, derivedFloor, phaseMark, printDerivedFloor } from "./derived-floor";
 
 export const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 /**
@@ -84,6 +85,8 @@ export type Synced<T> = T & {
   committedAt: Date;
   /** Its heaviest statements on the target (BENCH_STATEMENTS), or none. */
   statements: StatementCost[];
+  /** The derived rows it left, written again by one statement per table (derived-floor.ts). */
+  derived: DerivedWrite[];
 };
 
 export function scaleOptions(argv: string[]): ScaleOptions {
@@ -150,6 +153,7 @@ export async function afterCommit<T>(book: KeptBook, name: string, apply: () => 
   await syncUntilComplete(config);
   await target.query("analyze");
   const from = (await source.query("select clock_timestamp()::text as at")).rows[0].at as string;
+  const mark = await phaseMark(target);
   const what = await apply();
   const at = performance.now();
   const committedAt = new Date();
@@ -159,7 +163,8 @@ export async function afterCommit<T>(book: KeptBook, name: string, apply: () => 
   const lagMs = performance.now() - at;
   const statements = counting ? await heaviestStatements(target) : [];
   const copied = await dblinkCopy(floor, sourceDb, from);
-  return { ...what, chain, lagMs, committedAt, floor: copied, statements };
+  const derived = await derivedFloor(target, mark);
+  return { ...what, chain, lagMs, committedAt, floor: copied, statements, derived };
 }
 
 export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleResult> {
@@ -282,6 +287,12 @@ export function printScaleTable(r: ScaleResult): string {
     `- trading day: ${profileSplit(r.day.chain)}`,
     `- price day: ${profileSplit(r.priceDay.chain)}`,
     `- dividend season: ${profileSplit(r.season.chain)}`,
+    "",
+    "The floor of each metrics step's writes: the rows the phase left in the tables it derives, written again into the same table by one INSERT ... SELECT (scripts/bench/derived-floor.ts):",
+    "",
+    `- trading day: ${printDerivedFloor(r.day.derived)}`,
+    `- price day: ${printDerivedFloor(r.priceDay.derived)}`,
+    `- dividend season: ${printDerivedFloor(r.season.derived)}`,
     "",
     `Served after the trading day: ${n(r.served.trades)} of its ${n(d.appended)} new trades in the target under their customer; stored metrics written after the commit for ${n(r.served.metricsAfterCommit)} of the ${n(r.served.dayCustomers)} customers who traded; ${r.served.pending} holdings or customers still pending.`,
   ];
