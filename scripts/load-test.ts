@@ -7,7 +7,7 @@
  * LOAD_CLIENTS, LOAD_SECONDS and LOCAL_PG_URL override the defaults.
  */
 import { createSql } from "../src/db/client";
-import { startLocalDbServer } from "./local-db";
+import { MACHINE_PG_URL, startLocalDbServer } from "./local-db";
 import { generateDemoBookChunks } from "./demo/generate";
 import { loadBook } from "./demo/load";
 import { startWranglerDev } from "./wrangler-dev";
@@ -15,7 +15,6 @@ import { runLoad } from "./bench/load";
 
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 50);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
-const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const ADMIN_KEY = "load-admin-key";
 
 interface Customer {
@@ -39,7 +38,7 @@ function bodyIsTheirs(path: string, customer: Customer, body: string): boolean {
 }
 
 async function main() {
-  const server = await startLocalDbServer({ port: 0, pgUrl: PG_URL });
+  const server = await startLocalDbServer({ port: 0, pgUrl: MACHINE_PG_URL });
   const suffix = `load${Date.now().toString(36)}`;
   const targetUrl = server.connectionString(`investments_${suffix}`);
   const sourceUrl = server.connectionString(`backoffice_${suffix}`);

@@ -13,7 +13,8 @@ import type { SyncConfig } from "../../src/sync/run";
 import { UNPRICED_TICKER } from "../demo/generate";
 import { applyDividendSeason, applyPriceDay, applyTradingDay, priceDayCodes } from "./book";
 import { profileSplit } from "./chain";
-import { afterCommit, OVERLAP_SECONDS, PG_URL, startServerProcess } from "./scale";
+import { MACHINE_PG_URL } from "../local-db";
+import { afterCommit, OVERLAP_SECONDS, startServerProcess } from "./scale";
 import { printStatements } from "./statements";
 import { printDerivedFloor } from "./derived-floor";
 
@@ -40,7 +41,7 @@ export async function runAgain(argv: string[]): Promise<string> {
     SOURCE_DATABASE_URL: server.connectionString(sourceDb),
     SYNC_OVERLAP_SECONDS: OVERLAP_SECONDS,
   };
-  const client = (db: string) => new pg.Client({ connectionString: `${PG_URL}/${db}` });
+  const client = (db: string) => new pg.Client({ connectionString: `${MACHINE_PG_URL}/${db}` });
   const [source, target, floor] = [client(sourceDb), client(targetDb), client(floorDb)] as const;
   await Promise.all([source.connect(), target.connect(), floor.connect()]);
   try {

@@ -18,13 +18,12 @@
 import autocannon from "autocannon";
 import { gzipSync } from "node:zlib";
 import { createSql } from "../../src/db/client";
-import { startLocalDbServer } from "../local-db";
+import { MACHINE_PG_URL, startLocalDbServer } from "../local-db";
 import { generateDemoBookChunks } from "../demo/generate";
 import { loadBook } from "../demo/load";
 import { freePort, startWranglerDev } from "../wrangler-dev";
 import { percentile, type LoadResult } from "./load";
 
-const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ADMIN_KEY = "bench-admin-key";
@@ -98,7 +97,7 @@ async function measure(base: string, paths: string[]): Promise<LoadResult> {
 }
 
 export async function runHttpBenchmark(): Promise<Row[]> {
-  const server = await startLocalDbServer({ port: 0, pgUrl: PG_URL });
+  const server = await startLocalDbServer({ port: 0, pgUrl: MACHINE_PG_URL });
   const suffix = `bench${Date.now().toString(36)}`;
   const targetUrl = server.connectionString(`investments_${suffix}`);
   const sourceUrl = server.connectionString(`backoffice_${suffix}`);

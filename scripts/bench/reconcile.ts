@@ -19,12 +19,11 @@
 import pg from "pg";
 import { generateDemoBookChunks } from "../demo/generate";
 import { loadBook } from "../demo/load";
-import { startLocalDbServer } from "../local-db";
+import { MACHINE_PG_URL, startLocalDbServer } from "../local-db";
 import { createSql } from "../../src/db/client";
 import { runSync, type SyncConfig } from "../../src/sync/run";
 import { applyTradingDay, type TradingDay } from "./book";
 
-const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1000);
 const TRADES_PER_CUSTOMER = Number(process.env.BENCH_TRADES_PER_CUSTOMER ?? 1000);
 const DRIFT_PERCENT = 0.1;
@@ -111,7 +110,7 @@ async function checksumFloor(client: pg.Client, updatedAt: string): Promise<numb
 }
 
 export async function runReconcileBenchmark(): Promise<ReconcileBenchResult> {
-  const server = await startLocalDbServer({ port: 0, pgUrl: PG_URL });
+  const server = await startLocalDbServer({ port: 0, pgUrl: MACHINE_PG_URL });
   const suffix = `bench${Date.now().toString(36)}`;
   const [targetDb, sourceDb] = [`investments_${suffix}r`, `backoffice_${suffix}r`];
   const config: SyncConfig = {
@@ -129,8 +128,8 @@ export async function runReconcileBenchmark(): Promise<ReconcileBenchResult> {
       complete = (await runSync(config, { trigger: "manual", mode: "delta" })).report.complete;
 
     const noDifference = await fullUntilComplete(config, requests);
-    const source = new pg.Client({ connectionString: `${PG_URL}/${sourceDb}` });
-    const target = new pg.Client({ connectionString: `${PG_URL}/${targetDb}` });
+    const source = new pg.Client({ connectionString: `${MACHINE_PG_URL}/${sourceDb}` });
+    const target = new pg.Client({ connectionString: `${MACHINE_PG_URL}/${targetDb}` });
     await Promise.all([source.connect(), target.connect()]);
     try {
       const floorMs = Math.max(

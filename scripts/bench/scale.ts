@@ -26,6 +26,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { createSql } from "../../src/db/client";
 import { freePort } from "../wrangler-dev";
+import { MACHINE_PG_URL } from "../local-db";
 import type { SyncConfig } from "../../src/sync/run";
 import { UNPRICED_TICKER } from "../demo/generate";
 import {
@@ -43,7 +44,6 @@ import { heaviestStatements, printStatements, resetStatements, type StatementCos
 import { dblinkCopy, type Timed } from "./floor";
 import { type DerivedWrite, derivedFloor, phaseMark, printDerivedFloor } from "./derived-floor";
 
-export const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 /**
  * How far behind its last upper bound each run re-reads (SYNC_OVERLAP_SECONDS; 300 s in
  * production), and how long a phase waits for the one before it to leave that window. With 300 s
@@ -112,7 +112,7 @@ export async function startServerProcess(): Promise<{
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/local-db/cli.ts"], {
     cwd: root,
     // Not the benchmark's own NODE_OPTIONS (a heap limit set for the sync's runs).
-    env: { ...process.env, NODE_OPTIONS: "", LOCAL_DB_PORT: String(port), LOCAL_PG_URL: PG_URL },
+    env: { ...process.env, NODE_OPTIONS: "", LOCAL_DB_PORT: String(port), LOCAL_PG_URL: MACHINE_PG_URL },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {
@@ -182,9 +182,9 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleRes
     await createSql(config.SOURCE_DATABASE_URL!)`select 1`;
     await createSql(config.DATABASE_URL)`select 1`;
     await createSql(server.connectionString(floorDb))`select 1`;
-    const source = new pg.Client({ connectionString: `${PG_URL}/${sourceDb}` });
-    const target = new pg.Client({ connectionString: `${PG_URL}/${targetDb}` });
-    const floor = new pg.Client({ connectionString: `${PG_URL}/${floorDb}` });
+    const source = new pg.Client({ connectionString: `${MACHINE_PG_URL}/${sourceDb}` });
+    const target = new pg.Client({ connectionString: `${MACHINE_PG_URL}/${targetDb}` });
+    const floor = new pg.Client({ connectionString: `${MACHINE_PG_URL}/${floorDb}` });
     for (const c of [source, target, floor]) c.on("error", () => undefined); // ended by the drop at the end
     await Promise.all([source.connect(), target.connect(), floor.connect()]);
     try {

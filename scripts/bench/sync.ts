@@ -26,7 +26,7 @@ import pg from "pg";
 import { pathToFileURL } from "node:url";
 import { generateDemoBookChunks, UNPRICED_TICKER } from "../demo/generate";
 import { loadBook } from "../demo/load";
-import { startLocalDbServer } from "../local-db";
+import { MACHINE_PG_URL, startLocalDbServer } from "../local-db";
 import { createSql } from "../../src/db/client";
 import { isoMicros } from "../../src/sync/cursor";
 import { render } from "../../src/sync/database";
@@ -47,7 +47,6 @@ import { dblinkCopy, type Timed } from "./floor";
 import { measureReads, printReads, type ReadsResult } from "./reads";
 import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
 
-const PG_URL = process.env.LOCAL_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1000);
 const TRADES_PER_CUSTOMER = Number(process.env.BENCH_TRADES_PER_CUSTOMER ?? 1000);
 const CHANGED_PERCENT = 1;
@@ -109,7 +108,7 @@ export interface SyncBenchResult {
 }
 
 async function connect(database: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: `${PG_URL}/${database}` });
+  const client = new pg.Client({ connectionString: `${MACHINE_PG_URL}/${database}` });
   // Dropping the databases at the end ends this connection too: not an error worth a crash.
   client.on("error", () => undefined);
   await client.connect();
@@ -119,7 +118,7 @@ async function connect(database: string): Promise<pg.Client> {
 const log = (msg: string) => console.error(`[bench sync ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
 export async function runSyncBenchmark(): Promise<SyncBenchResult> {
-  const server = await startLocalDbServer({ port: 0, pgUrl: PG_URL });
+  const server = await startLocalDbServer({ port: 0, pgUrl: MACHINE_PG_URL });
   const suffix = `bench${Date.now().toString(36)}`;
   const [targetDb, sourceDb, floorDb] = [`investments_${suffix}`, `backoffice_${suffix}`, `investments_${suffix}floor`];
   const config: SyncConfig = {

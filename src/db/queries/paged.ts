@@ -9,8 +9,9 @@
  * owner's places are not current, the total is a count of the matches and the page skips
  * (page - 1) × per_page of them: a filtered page walks the owner's matches newest first up to its
  * end, so its cost grows with its depth, bounded by the owner's rows (the trades of one customer,
- * or one account, at most; a filter on `stock_code` reads only that stock's trades, a range of
- * transactions_holding_idx per served account). The corporate-actions list is always paged this way:
+ * or one account, at most). A filter on `stock_code` reads only that stock's trades, a range of
+ * transactions_holding_idx per served account, and sorts them: every page of it costs what the
+ * count of that stock's trades costs. The corporate-actions list is always paged this way:
  * a customer's dividends and share credits are a few per holding per year.
  */
 import { type SQL, and, eq, gte, lte, sql } from "drizzle-orm";
