@@ -331,7 +331,7 @@ export async function applyPriceDay(db: pg.Client, codes: string[]): Promise<Pri
 }
 
 export interface TradingDay {
-  /** The date the new trades carry: the first weekday after the book's last trade. */
+  /** The date the new trades carry: the first weekday after the latest date the book carries. */
   date: string;
   customers: number;
   appended: number;
@@ -354,15 +354,11 @@ export async function applyTradingDay(
 ): Promise<TradingDay> {
   await db.query("begin");
   try {
-    const { rows: head } = await db.query(`select
-      (select count(*) from transactions where deleted_at is null)::bigint as trades,
-      (select max(trade_date) from transactions) as last`);
-    const { rows: next } = await db.query(
-      `select to_char(d, 'YYYY-MM-DD') as date from generate_series($1::date + 1, $1::date + 7, '1 day') d
-       where extract(isodow from d) < 6 order by d limit 1`,
-      [head[0].last],
-    );
-    const date = next[0].date as string;
+    const { rows: head } = await db.query(`select count(*)::bigint as trades from transactions where deleted_at is null`);
+    // After the last date the book carries, closes and ex-dates too: a day dated before a share
+    // credit already booked (a day run again after a dividend season, `again`) would recompute
+    // every credited holding it trades in whole, which a real day, after the season, does not.
+    const date = await nextWeekday(db);
     // Chosen by a hash of the id: the same customers every run of one book, and no scan of a sample.
     await db.query(
       `create temp table day_customers on commit drop as
