@@ -5,11 +5,11 @@
  * one `INSERT ... SELECT` per table. What a step could not go below however it computed them: no
  * read of trades, no JSON, no round trip. Measured on the target itself, in a transaction that
  * first takes those rows out (untimed) and is rolled back, so the book is left as it was; the
- * tables are vacuumed after it, so the rolled-back copies do not slow the next phase.
+ * tables it wrote to are vacuumed after it, so the rolled-back copies do not slow the next phase.
  */
 import type pg from "pg";
 
-/** The derived tables by the sync step that writes them (src/sync/metrics.ts, src/sync/prices.ts). */
+/** The derived tables by the sync step that writes them (src/sync/metrics.ts, ordinals.ts, prices.ts). */
 const DERIVED = {
   holdings: ["holding_metrics", "holding_lots", "position_steps"],
   customers: ["customer_metrics", "customer_histories", "trade_places"],
@@ -39,7 +39,7 @@ export async function derivedFloor(target: pg.Client, mark: string): Promise<Der
   try {
     for (const [step, tables] of Object.entries(DERIVED) as [DerivedStep, readonly string[]][]) {
       for (const table of tables) {
-        await target.query(`create temp table floor_rows (like ${table}) on commit drop`);
+        await target.query(`create temp table floor_rows (like ${table})`);
         const taken = await target.query(
           `with taken as (delete from ${table} where age(xmin) < age($1::xid) returning *) insert into floor_rows select * from taken`,
           [mark],
@@ -53,7 +53,7 @@ export async function derivedFloor(target: pg.Client, mark: string): Promise<Der
   } finally {
     await target.query("rollback");
   }
-  for (const tables of Object.values(DERIVED)) for (const table of tables) await target.query(`vacuum ${table}`);
+  for (const { table } of writes.filter((w) => w.rows > 0)) await target.query(`vacuum ${table}`);
   return writes;
 }
 
