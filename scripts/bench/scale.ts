@@ -41,6 +41,7 @@ import {
 } from "./book";
 import { profileSplit, syncUntilComplete, type Chain, type ChainedRun } from "./chain";
 import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
+import { asAutovacuumWould } from "./autovacuum";
 import { dblinkCopy, type Timed } from "./floor";
 import { type DerivedWrite, derivedFloor, phaseMark, printDerivedFloor } from "./derived-floor";
 
@@ -143,15 +144,14 @@ export interface KeptBook {
 /**
  * A change committed by `apply` in the book's source, synced by chained runs, then copied over
  * dblink into the floor database: its lag beside its floor. Before it, untimed: what waits is
- * synced once the previous phase's rows left the overlap window, and the target is analyzed, as
- * autovacuum keeps the planner's statistics where it runs (this machine's PostgreSQL has it off;
- * scripts/bench/sync.ts).
+ * synced once the previous phase's rows left the overlap window, and the target is vacuumed and
+ * analyzed as autovacuum would have (scripts/bench/autovacuum.ts).
  */
 export async function afterCommit<T>(book: KeptBook, name: string, apply: () => Promise<T>): Promise<Synced<T>> {
   const { config, sourceDb, source, target, floor, onRun } = book;
   await new Promise((resolve) => setTimeout(resolve, (OVERLAP_SECONDS + 1) * 1000));
   await syncUntilComplete(config);
-  await target.query("analyze");
+  await asAutovacuumWould(target);
   const from = (await source.query("select clock_timestamp()::text as at")).rows[0].at as string;
   const mark = await phaseMark(target);
   const what = await apply();

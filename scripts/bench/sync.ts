@@ -43,6 +43,7 @@ import {
   type TradingDay,
 } from "./book";
 import { profileSplit, syncUntilComplete, type Chain } from "./chain";
+import { asAutovacuumWould } from "./autovacuum";
 import { dblinkCopy, type Timed } from "./floor";
 import { measureReads, printReads, type ReadsResult } from "./reads";
 import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
@@ -149,12 +150,8 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
       await syncUntilComplete(config);
     };
     /** Syncs what changed since `since`, then copies the same rows over dblink: the floor. */
-    /**
-     * The planner's statistics, as autovacuum keeps them on a server that runs it (Neon does; this
-     * machine's PostgreSQL runs with autovacuum off, so without this the target's tables would
-     * never be analyzed and every later phase would be planned on guesses). Not timed.
-     */
-    const analyzed = () => targetPg.query("analyze");
+    /** What autovacuum would have done to the target by the next phase (scripts/bench/autovacuum.ts). Not timed. */
+    const analyzed = () => asAutovacuumWould(targetPg);
     const phase = async (name: string, since: string | null): Promise<Phase> => {
       log(`${name}: syncing`);
       const counting = await resetStatements(targetPg);
