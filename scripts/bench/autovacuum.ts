@@ -3,8 +3,8 @@
  * server that runs it (Neon does, with PostgreSQL's defaults) vacuums a table once enough of it
  * changed and analyzes every table that changed; this machine's PostgreSQL runs with autovacuum
  * off, so without this the target's tables would never be analyzed (every later phase planned on
- * guesses) nor vacuumed (no page of ten million trades marked all-visible, every index-only scan
- * reading the heap as well).
+ * guesses) nor vacuumed (ten million trades with no page marked all-visible and no hint bit set,
+ * which the first phase to read them then set as it went, dirtying every page it read).
  *
  * Vacuumed: the tables past autovacuum's default thresholds, dead rows over 50 + 20% of the
  * table or rows inserted since its last vacuum over 1,000 + 20% (`autovacuum_vacuum_threshold`,

@@ -151,7 +151,7 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
     };
     /** Syncs what changed since `since`, then copies the same rows over dblink: the floor. */
     /** What autovacuum would have done to the target by the next phase (scripts/bench/autovacuum.ts). Not timed. */
-    const analyzed = () => asAutovacuumWould(targetPg);
+    const maintained = () => asAutovacuumWould(targetPg);
     const phase = async (name: string, since: string | null): Promise<Phase> => {
       log(`${name}: syncing`);
       const counting = await resetStatements(targetPg);
@@ -159,7 +159,7 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
       const statements = counting ? await heaviestStatements(targetPg) : [];
       log(`${name}: ${sync.runs.length} runs, ${(sync.ms / 1000).toFixed(1)} s; floor`);
       const copied = await dblinkCopy(floor, sourceDb, since);
-      await analyzed();
+      await maintained();
       return { name, sync, floor: copied, statements };
     };
     try {
@@ -202,7 +202,7 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
         label: "large",
       });
       await syncUntilComplete(config);
-      await analyzed();
+      await maintained();
       const { rows: holdings } = await sourcePg.query(
         `select h.account_id, h.stock_code, count(*)::int as trades
          from accounts a join transactions h on h.account_id = a.id
