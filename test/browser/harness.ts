@@ -20,7 +20,7 @@ export interface Stack {
   url: string;
   /** Target database requests the local server has answered so far. */
   targetRequests(): Promise<number>;
-  /** POST /api/sync with the admin key; throws unless it succeeds. */
+  /** POST /api/sync with the admin key until a run answers (sent again while another holds the lease); throws unless one does. */
   sync(): Promise<{ synced_rows: number; complete: boolean }>;
   stop(): Promise<void>;
 }
@@ -53,11 +53,31 @@ export async function startStack(options: { book?: Book; vars?: Record<string, s
       },
     });
     const url = worker.url;
+    /**
+     * POST /api/sync until a run answers, sent again every 250 ms for up to two and a half
+     * minutes while another run holds the lease (409 sync_running) or when the connection closed
+     * without an answer. A run that stops at its budget hands on to the continuation queue, whose
+     * run may hold the lease when the next POST comes; on a machine starting the whole suite at
+     * once even a small book's first run can stop at its budget. A run cut off with its
+     * connection holds the lease until it expires (LEASE_SECONDS, 120 s).
+     */
     const sync = async () => {
-      const res = await fetch(`${url}/api/sync`, { method: "POST", headers: { "X-Admin-Key": ADMIN_KEY } });
-      const body = (await res.json()) as { data?: { synced_rows: number; complete: boolean } };
-      if (!res.ok || !body.data) throw new Error(`sync failed: HTTP ${res.status} ${JSON.stringify(body)}`);
-      return body.data;
+      const deadline = Date.now() + 150_000;
+      for (;;) {
+        const res = await fetch(`${url}/api/sync`, { method: "POST", headers: { "X-Admin-Key": ADMIN_KEY } }).catch(
+          (err: unknown) => {
+            if (Date.now() > deadline) throw err;
+            return null;
+          },
+        );
+        if (res) {
+          const body = (await res.json()) as { code?: string; data?: { synced_rows: number; complete: boolean } };
+          if (res.ok && body.data) return body.data;
+          if (res.status !== 409 || body.code !== "sync_running" || Date.now() > deadline)
+            throw new Error(`sync failed: HTTP ${res.status} ${JSON.stringify(body)}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
     };
     if (options.book) {
       while (!(await sync()).complete) {
