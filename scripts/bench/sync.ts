@@ -149,9 +149,9 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
       await new Promise((resolve) => setTimeout(resolve, (OVERLAP_SECONDS + 1) * 1000));
       await syncUntilComplete(config);
     };
-    /** Syncs what changed since `since`, then copies the same rows over dblink: the floor. */
     /** What autovacuum would have done to the target by the next phase (scripts/bench/autovacuum.ts). Not timed. */
     const maintained = () => asAutovacuumWould(targetPg);
+    /** Syncs what changed since `since`, then copies the same rows over dblink: the floor. */
     const phase = async (name: string, since: string | null): Promise<Phase> => {
       log(`${name}: syncing`);
       const counting = await resetStatements(targetPg);
