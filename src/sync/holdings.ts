@@ -80,6 +80,12 @@ interface PendingHolding {
 /** A pending holding's key, the order its list is worked through in. */
 type HoldingKey = [accountId: string, stockCode: string];
 
+type HoldingRef = { accountId: string; stockCode: string };
+
+/** The holdings' keys as the JSON the statements read with `jsonb_to_recordset(…) as k(account_id uuid, stock_code text)`. */
+const keysJson = (holdings: readonly HoldingRef[]): string =>
+  JSON.stringify(holdings.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
+
 /**
  * The first pending holdings after `after` while the trades to read add up to at most
  * `maxTrades` (the first one always comes), each with its resume point (when every change it
@@ -254,7 +260,7 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
   const opened = lots.flatMap(({ holding: h, added }) =>
     added.length ? [{ account_id: h.accountId, stock_code: h.stockCode, lots: added.map((l) => [l.at, l.lot]) }] : [],
   );
-  const keys = JSON.stringify(batch.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
+  const keys = keysJson(batch);
   // Steps after the resume point are laid again (a share credit may have stepped past it); recomputed
   // whole, those from the date it was kept before, or all of them.
   const stepsFrom = JSON.stringify(
@@ -320,8 +326,8 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
  * (~20 ms a batch of 200 with 30,000 waiting: "holdings_pending taken off by row" in
  * docs/benchmarks.md).
  */
-export function takeOffPending(holdings: readonly { accountId: string; stockCode: string }[]): Statement<void> {
-  const keys = JSON.stringify(holdings.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
+export function takeOffPending(holdings: readonly HoldingRef[]): Statement<void> {
+  const keys = keysJson(holdings);
   return effect(
     sql`delete from ${holdingsPending} p where p.ctid = any(array(
       select x.ctid from jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
