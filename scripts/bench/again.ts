@@ -16,6 +16,7 @@ import { profileSplit } from "./chain";
 import { MACHINE_PG_URL } from "../local-db";
 import { afterCommit, OVERLAP_SECONDS, startServerProcess } from "./scale";
 import { printStatements } from "./statements";
+import { printCpuSummary } from "./cpu-profile";
 import { printDerivedFloor } from "./derived-floor";
 
 /** Each phase as the scale benchmark commits it (what it committed is logged by afterCommit). */
@@ -47,12 +48,13 @@ export async function runAgain(argv: string[]): Promise<string> {
   try {
     // As the scale benchmark runs each phase; what a stopped run left waiting is synced first, untimed.
     const synced = await afterCommit({ config, sourceDb, source, target, floor }, phase, () => PHASES[phase](source));
-    const { chain, lagMs, floor: copied, statements, derived } = synced;
+    const { chain, lagMs, floor: copied, statements, derived, cpu } = synced;
     return [
       `served ${(lagMs / 1000).toFixed(1)} s after its commit, ${chain.runs.length} runs; floor ${(copied.ms / 1000).toFixed(1)} s (${copied.rows} rows), ${(lagMs / copied.ms).toFixed(1)}×`,
       profileSplit(chain),
       `floor of the metrics steps' writes: ${printDerivedFloor(derived)}`,
       ...printStatements(phase, statements),
+      ...(cpu ? printCpuSummary(phase, cpu) : []),
     ].join("\n");
   } finally {
     await Promise.all([source.end(), target.end(), floor.end()]).catch(() => undefined);

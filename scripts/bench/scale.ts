@@ -41,6 +41,7 @@ import {
 } from "./book";
 import { profileSplit, syncUntilComplete, type Chain, type ChainedRun } from "./chain";
 import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
+import { type CpuSummary, printCpuSummary, withCpuProfile } from "./cpu-profile";
 import { asAutovacuumWould } from "./autovacuum";
 import { dblinkCopy, type Timed } from "./floor";
 import { type DerivedWrite, derivedFloor, phaseMark, printDerivedFloor } from "./derived-floor";
@@ -88,6 +89,8 @@ export type Synced<T> = T & {
   statements: StatementCost[];
   /** The derived rows it left, written again by one statement per table (derived-floor.ts). */
   derived: DerivedWrite[];
+  /** Where the bench process's CPU went while it synced (BENCH_CPU_PROFILE), or null. */
+  cpu: CpuSummary | null;
 };
 
 export function scaleOptions(argv: string[]): ScaleOptions {
@@ -159,12 +162,12 @@ export async function afterCommit<T>(book: KeptBook, name: string, apply: () => 
   const committedAt = new Date();
   log(`${name} committed: ${JSON.stringify(what)}`);
   const counting = await resetStatements(target);
-  const chain = await syncUntilComplete(config, onRun);
+  const { result: chain, summary: cpu } = await withCpuProfile(name, () => syncUntilComplete(config, onRun));
   const lagMs = performance.now() - at;
   const statements = counting ? await heaviestStatements(target) : [];
   const copied = await dblinkCopy(floor, sourceDb, from);
   const derived = await derivedFloor(target, mark);
-  return { ...what, chain, lagMs, committedAt, floor: copied, statements, derived };
+  return { ...what, chain, lagMs, committedAt, floor: copied, statements, derived, cpu };
 }
 
 export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleResult> {
@@ -303,6 +306,14 @@ export function printScaleTable(r: ScaleResult): string {
   ];
   if (statements.length)
     lines.push("", "The heaviest statements on the target per phase (pg_stat_statements, BENCH_STATEMENTS):", "", ...statements);
+  const cpu = (
+    [
+      ["trading day", r.day.cpu],
+      ["price day", r.priceDay.cpu],
+      ["dividend season", r.season.cpu],
+    ] as const
+  ).flatMap(([phase, summary]) => (summary ? printCpuSummary(phase, summary) : []));
+  if (cpu.length) lines.push("", "Where the bench process's CPU went per phase (BENCH_CPU_PROFILE):", "", ...cpu);
   return lines.join("\n");
 }
 

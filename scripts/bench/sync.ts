@@ -44,6 +44,7 @@ import {
 } from "./book";
 import { profileSplit, syncUntilComplete, type Chain } from "./chain";
 import { asAutovacuumWould } from "./autovacuum";
+import { type CpuSummary, printCpuSummary, withCpuProfile } from "./cpu-profile";
 import { dblinkCopy, type Timed } from "./floor";
 import { measureReads, printReads, type ReadsResult } from "./reads";
 import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
@@ -83,6 +84,8 @@ export interface Phase {
   floor: Timed;
   /** Its heaviest statements on the target (BENCH_STATEMENTS), or none. */
   statements: StatementCost[];
+  /** Where the bench process's CPU went while it synced (BENCH_CPU_PROFILE), or null. */
+  cpu: CpuSummary | null;
 }
 
 export interface OneTrade {
@@ -155,12 +158,12 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
     const phase = async (name: string, since: string | null): Promise<Phase> => {
       log(`${name}: syncing`);
       const counting = await resetStatements(targetPg);
-      const sync = await syncUntilComplete(config);
+      const { result: sync, summary: cpu } = await withCpuProfile(name, () => syncUntilComplete(config));
       const statements = counting ? await heaviestStatements(targetPg) : [];
       log(`${name}: ${sync.runs.length} runs, ${(sync.ms / 1000).toFixed(1)} s; floor`);
       const copied = await dblinkCopy(floor, sourceDb, since);
       await maintained();
-      return { name, sync, floor: copied, statements };
+      return { name, sync, floor: copied, statements, cpu };
     };
     try {
       const phases = [await phase("initial", null)];
@@ -328,6 +331,14 @@ export function printSyncTable(r: SyncBenchResult): string {
   const statements = r.phases.flatMap(({ name, statements }) => printStatements(name, statements));
   if (statements.length)
     lines.push("", "The heaviest statements on the target per phase (pg_stat_statements, BENCH_STATEMENTS):", "", ...statements);
+  const cpu = r.phases.flatMap(({ name, cpu }) => (cpu ? printCpuSummary(name, cpu) : []));
+  if (cpu.length)
+    lines.push(
+      "",
+      "Where the bench process's CPU went per phase (its local database server included; BENCH_CPU_PROFILE):",
+      "",
+      ...cpu,
+    );
   lines.push("", printReads(r.reads));
   return lines.join("\n");
 }
