@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 
 const FOLDER = process.env.BENCH_CPU_PROFILE;
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/** Microseconds between samples: fine enough for a step of a few seconds, cheap enough not to move it. */
+/** Microseconds between CPU samples: a thousand a second, enough for steps that take seconds. */
 const SAMPLING_US = 1000;
 /**
  * Bytes between allocation samples, on average: a 10M trading day allocates ~10 GB, and at V8's
