@@ -135,6 +135,15 @@ function shortUrl(url: string): string {
   return path.startsWith(ROOT) ? relative(ROOT, path) : path.replace(/^.*node_modules\//, "");
 }
 
+/**
+ * The phases' summaries as a section of a bench's output, after a blank line and its heading;
+ * none when no phase was profiled. `note` says what else the process held.
+ */
+export function printCpuSection(phases: readonly (readonly [string, CpuSummary | null])[], note = ""): string[] {
+  const lines = phases.flatMap(([phase, summary]) => (summary ? printCpuSummary(phase, summary) : []));
+  return lines.length ? ["", `Where the bench process's CPU went per phase (${note}BENCH_CPU_PROFILE):`, "", ...lines] : [];
+}
+
 /** A phase's summary as lines of the bench's output. */
 export function printCpuSummary(phase: string, summary: CpuSummary): string[] {
   return [

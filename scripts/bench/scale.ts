@@ -41,7 +41,7 @@ import {
 } from "./book";
 import { profileSplit, syncUntilComplete, type Chain, type ChainedRun } from "./chain";
 import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
-import { type CpuSummary, printCpuSummary, withCpuProfile } from "./cpu-profile";
+import { type CpuSummary, printCpuSection, withCpuProfile } from "./cpu-profile";
 import { asAutovacuumWould } from "./autovacuum";
 import { dblinkCopy, type Timed } from "./floor";
 import { type DerivedWrite, derivedFloor, phaseMark, printDerivedFloor } from "./derived-floor";
@@ -306,14 +306,13 @@ export function printScaleTable(r: ScaleResult): string {
   ];
   if (statements.length)
     lines.push("", "The heaviest statements on the target per phase (pg_stat_statements, BENCH_STATEMENTS):", "", ...statements);
-  const cpu = (
-    [
+  lines.push(
+    ...printCpuSection([
       ["trading day", r.day.cpu],
       ["price day", r.priceDay.cpu],
       ["dividend season", r.season.cpu],
-    ] as const
-  ).flatMap(([phase, summary]) => (summary ? printCpuSummary(phase, summary) : []));
-  if (cpu.length) lines.push("", "Where the bench process's CPU went per phase (BENCH_CPU_PROFILE):", "", ...cpu);
+    ]),
+  );
   return lines.join("\n");
 }
 

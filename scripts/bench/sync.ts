@@ -44,7 +44,7 @@ import {
 } from "./book";
 import { profileSplit, syncUntilComplete, type Chain } from "./chain";
 import { asAutovacuumWould } from "./autovacuum";
-import { type CpuSummary, printCpuSummary, withCpuProfile } from "./cpu-profile";
+import { type CpuSummary, printCpuSection, withCpuProfile } from "./cpu-profile";
 import { dblinkCopy, type Timed } from "./floor";
 import { measureReads, printReads, type ReadsResult } from "./reads";
 import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
@@ -331,14 +331,12 @@ export function printSyncTable(r: SyncBenchResult): string {
   const statements = r.phases.flatMap(({ name, statements }) => printStatements(name, statements));
   if (statements.length)
     lines.push("", "The heaviest statements on the target per phase (pg_stat_statements, BENCH_STATEMENTS):", "", ...statements);
-  const cpu = r.phases.flatMap(({ name, cpu }) => (cpu ? printCpuSummary(name, cpu) : []));
-  if (cpu.length)
-    lines.push(
-      "",
-      "Where the bench process's CPU went per phase (its local database server included; BENCH_CPU_PROFILE):",
-      "",
-      ...cpu,
-    );
+  lines.push(
+    ...printCpuSection(
+      r.phases.map(({ name, cpu }) => [name, cpu] as const),
+      "its local database server included; ",
+    ),
+  );
   lines.push("", printReads(r.reads));
   return lines.join("\n");
 }
