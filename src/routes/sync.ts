@@ -3,7 +3,7 @@ import type { AppEnv } from "../context";
 import { adminKeyWeakness } from "../auth";
 import { AppError } from "../errors";
 import { SyncQuery, errorResponses, invalidInput, jsonResponse } from "../schemas";
-import { LeaseHeldError, SourceUnavailableError, TargetUnavailableError } from "../sync/errors";
+import { LeaseHeldError, RulesNewerError, SourceUnavailableError, TargetUnavailableError } from "../sync/errors";
 import { readStatus } from "../sync/status";
 import { StatusData, SyncData } from "../sync/schemas";
 import { adminRoute } from "./admin";
@@ -22,6 +22,9 @@ function toHttpError(err: unknown): unknown {
   }
   if (err instanceof SourceUnavailableError) return new AppError(502, { cause: err });
   if (err instanceof TargetUnavailableError) return new AppError(503, { cause: err });
+  // This Worker is an older release than the one that upgraded the target: a deploy to finish.
+  // The reason is in the run's history and the log (the 503 body carries none).
+  if (err instanceof RulesNewerError) return new AppError(503, { code: "misconfigured", cause: err });
   return err;
 }
 

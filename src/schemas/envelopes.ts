@@ -49,7 +49,7 @@ const Issue = z
 
 export const ErrorCode = z.enum(ERROR_CODES).openapi("ErrorCode", {
   description:
-    "What went wrong, for a program to branch on; stable across releases. `rate_limited_lookup`: too many unknown slugs or account ids from this address; `rate_limited_admin_key`: too many wrong admin keys from it; `sync_running`: another sync holds the lease; `source_unavailable`: the back office could not be read; `database_unavailable`: the serving database could not; `misconfigured`: the Worker lacks a binding it needs",
+    "What went wrong, for a program to branch on; stable across releases. `rate_limited_lookup`: too many unknown slugs or account ids from this address; `rate_limited_admin_key`: too many wrong admin keys from it; `sync_running`: another sync holds the lease; `source_unavailable`: the back office could not be read; `database_unavailable`: the serving database could not; `misconfigured`: the Worker lacks a binding it needs, or (from `POST /api/sync`) is an older release than the one whose stored metrics the target holds",
   example: "not_found",
 });
 
@@ -162,7 +162,7 @@ const ERRORS = {
   409: "A sync is already running; `details` says until when",
   500: "Unexpected failure; the body carries `request_id`",
   502: "The source database is unavailable; nothing was changed",
-  503: "The database is unavailable (`database_unavailable`), or the sync is still building this customer's history after an upgrade (`history_building`, with `Retry-After`); the body carries `request_id`",
+  503: "The database is unavailable (`database_unavailable`), or the sync is still building this customer's history after an upgrade (`history_building`, with `Retry-After`), or a sync was asked of an older release than the one whose stored metrics the target holds (`misconfigured`); the body carries `request_id`",
 } as const;
 
 type ErrorStatus = keyof typeof ERRORS;

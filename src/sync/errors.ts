@@ -30,3 +30,19 @@ export class SourceUnavailableError extends SyncError {
 export class TargetUnavailableError extends SyncError {
   override name = "TargetUnavailableError";
 }
+
+/**
+ * The target's stored metrics were written by newer rules than this code's (a newer release
+ * upgraded them, and this Worker is an older version still running): continuing them with older
+ * rules could store a wrong figure, so the run stops before it changes anything
+ * (docs/stored-state.md, "The move").
+ */
+export class RulesNewerError extends SyncError {
+  override name = "RulesNewerError";
+  constructor(
+    readonly stored: number,
+    readonly own: number,
+  ) {
+    super(`the target's stored metrics follow rules version ${stored}, newer than this code's ${own}: a newer release serves it`);
+  }
+}

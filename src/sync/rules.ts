@@ -10,7 +10,7 @@
 import { sql } from "drizzle-orm";
 import { corporateActions, customerMetrics, holdingMetrics, holdingsPending, metricsPending, metricsRules } from "../db/schema";
 import { METRICS_RULES } from "../domain";
-import type { Statement } from "./database";
+import { int, manyRows, type Statement } from "./database";
 import { holdsLease } from "./lease";
 
 /** True when this run found the stored metrics older than the code's rules and marked them all. */
@@ -36,4 +36,13 @@ export function upgradeMetricsRules(holder: string): Statement<boolean> {
          select version from upgraded`,
     decode: (rows) => rows.length > 0,
   };
+}
+
+/**
+ * The rules version the target's stored metrics were written by (null: none recorded yet). A run
+ * finding it newer than its own stops (RulesNewerError): a newer release serves this target.
+ */
+export function storedMetricsRules(): Statement<number | null> {
+  const read = manyRows(sql`select version from ${metricsRules}`, (r) => int(r.version));
+  return { query: read.query, decode: (rows) => read.decode(rows)[0] ?? null };
 }

@@ -16,10 +16,11 @@ import { addApplied, applyPage } from "./apply";
 import { Budget, type BudgetLimits } from "./budget";
 import { advanceCursor, loadStarts, readPage, readUpperBound, shrinkPages, type Key, type Page, type Pass } from "./cursor";
 import { sourceDatabase, targetDatabase, type Statement, type SyncDatabase } from "./database";
-import { LeaseHeldError, SourceUnavailableError } from "./errors";
+import { METRICS_RULES } from "../domain";
+import { LeaseHeldError, RulesNewerError, SourceUnavailableError } from "./errors";
 import { recordHeld } from "./held";
 import { recordDied, recordEnd, recordStart, type Outcome } from "./history";
-import { upgradeMetricsRules } from "./rules";
+import { storedMetricsRules, upgradeMetricsRules } from "./rules";
 import { acquireLease, isLeaseLost, leaseExpiry, releaseLease, renewLease } from "./lease";
 import { recomputePending } from "./metrics";
 import { buildHistoriesOnce } from "./ordinals";
@@ -86,10 +87,12 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
     reconciled: null,
     shrunk: null,
   };
-  const [taken, lease, , , , , , startOf] = await budget.profile.time("open", "write", () =>
+  const [taken, lease, storedRules, , , , , , startOf] = await budget.profile.time("open", "write", () =>
     run.target.run([
       acquireLease(run.id),
       leaseExpiry(),
+      // Read before this run could record its own version.
+      storedMetricsRules(),
       // After the lease: only the run that holds it records a new rules version.
       upgradeMetricsRules(run.id),
       buildHistoriesOnce(run.id),
@@ -104,6 +107,8 @@ export async function runSync(config: SyncConfig, options: RunOptions): Promise<
   const report = (complete: boolean) =>
     run.tally.report({ id: run.id, mode: options.mode, durationMs: budget.elapsedMs(), complete });
   try {
+    // Inside the try: the run is recorded as failed and its lease released.
+    if (storedRules !== null && storedRules > METRICS_RULES) throw new RulesNewerError(storedRules, METRICS_RULES);
     const bound = await readUpperBound(run.source);
     let caughtUp = true;
     for (const stream of STREAMS) {

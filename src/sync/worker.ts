@@ -16,7 +16,7 @@ import { BROKERS_SCOPE, customerScope, invalidate, PRICES_SCOPE } from "../cache
 import { getConfig, type Config, type Env } from "../env";
 import { describe } from "../errors";
 import { log } from "../log";
-import { LeaseHeldError } from "./errors";
+import { LeaseHeldError, RulesNewerError } from "./errors";
 import type { SyncReport } from "./report";
 import { runSync, type RunOptions, type SyncOutcome } from "./run";
 
@@ -118,6 +118,11 @@ export async function continueSync(
       });
       message.ack();
     } catch (err) {
+      // A newer release serves this target and chains its own runs: retrying here would only fail again.
+      if (err instanceof RulesNewerError) {
+        message.ack();
+        continue;
+      }
       message.retry({ delaySeconds: err instanceof LeaseHeldError ? err.retryAfterSeconds : RETRY_AFTER_FAILURE_SECONDS });
     }
   }

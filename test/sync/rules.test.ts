@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Sql } from "../../src/db/client";
 import { METRICS_RULES } from "../../src/domain";
 import { Book } from "../support/book";
-import { expectInSync, runWith, synced, withSource } from "./helpers";
+import { changeSource, deliver, expectInSync, postSync, runWith, synced, withSource } from "./helpers";
 
 /** Two customers: trades in two holdings, a bonus credit, a cash dividend, a close. */
 function upgradeBook(): Book {
@@ -94,5 +94,48 @@ describe("stored metrics of older rules", () => {
     expect(runs.reduce((n, r) => n + r.metrics_recomputed, 0)).toBe(2);
     expect(await storedMetrics(dbs.target)).toEqual(fresh);
     await expectInSync(dbs);
+  });
+});
+
+describe("stored metrics of newer rules", () => {
+  it("stop an older release's sync before it changes anything, recorded as failed, the lease released", async () => {
+    const book = upgradeBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    // A newer release upgraded the target; this code is the older one still running beside it.
+    await dbs.target`update metrics_rules set version = ${METRICS_RULES + 1}`;
+    const before = { metrics: await storedMetrics(dbs.target), partials: await storedPartials(dbs.target) };
+    const customer = book.customers[0]!;
+    await changeSource(dbs.source, "customers", customer.id, { name: "Renamed In The Back Office" });
+
+    const { status, body } = await postSync(dbs.env);
+    expect(status).toBe(503);
+    expect(body).toEqual({ success: false, error: "Service Unavailable", code: "misconfigured", request_id: expect.any(String) });
+    expect(await dbs.target`select name from customers where id = ${customer.id}`).toEqual([{ name: customer.name }]);
+    expect(await storedMetrics(dbs.target)).toEqual(before.metrics);
+    expect(await storedPartials(dbs.target)).toEqual(before.partials);
+    expect(await dbs.target`select version from metrics_rules`).toEqual([{ version: METRICS_RULES + 1 }]);
+    const [last] = await dbs.target`select outcome, error from sync_runs order by started_at desc limit 1`;
+    expect(last).toEqual({
+      outcome: "failed",
+      error: `RulesNewerError: the target's stored metrics follow rules version ${METRICS_RULES + 1}, newer than this code's ${METRICS_RULES}: a newer release serves it`,
+    });
+
+    // The lease is free: once the target is back at this code's rules, the change is served.
+    await dbs.target`update metrics_rules set version = ${METRICS_RULES}`;
+    expect(await synced(dbs.env)).toMatchObject({ synced_rows: 1 });
+    expect(await dbs.target`select name from customers where id = ${customer.id}`).toEqual([
+      { name: "Renamed In The Back Office" },
+    ]);
+  });
+
+  it("take an older release's continuation off the queue rather than retry it", async () => {
+    const dbs = await withSource(upgradeBook());
+    await synced(dbs.env);
+    await dbs.target`update metrics_rules set version = ${METRICS_RULES + 1}`;
+    // The newer release chains its own runs; retrying this one would fail the same way forever.
+    expect(await deliver(dbs.env, { after_run: null }, {})).toEqual(["ack"]);
+    const [last] = await dbs.target`select trigger, outcome from sync_runs order by started_at desc limit 1`;
+    expect(last).toEqual({ trigger: "chain", outcome: "failed" });
   });
 });
