@@ -172,8 +172,7 @@ export const corporateActions = pgTable(
 
 /**
  * Stats and analytics per customer, as served: the merge of the partials of the holdings in the
- * customer's live accounts (src/sync/metrics.ts), and that merge itself, which a change to one
- * holding adjusts (src/domain: adjustMerge) rather than merging all of them again.
+ * customer's served accounts, added up in the target at each change (src/sync/customers.ts).
  */
 export const customerMetrics = pgTable("customer_metrics", {
   customerId: uuid("customer_id").primaryKey(),
@@ -181,7 +180,11 @@ export const customerMetrics = pgTable("customer_metrics", {
   stats: json("stats").$type<Stats>().notNull(),
   analytics: json("analytics").$type<Analytics>().notNull(),
   computedAt: instant("computed_at").notNull().defaultNow(),
-  /** The merged partial the figures were made from; null: merge the holdings again. */
+  /**
+   * Written null: no merge is kept to adjust (docs/stored-state.md). An older release reads null
+   * as "merge the holdings again", so it never adjusts a merge this code did not keep; the column
+   * goes in a later migration, once no release reads it.
+   */
   partial: jsonb("partial").$type<HoldingPartial>(),
 });
 
@@ -324,7 +327,8 @@ export const metricsPending = pgTable("metrics_pending", {
   customerId: uuid("customer_id").primaryKey(),
   /**
    * Which accounts the customer is served may have changed (a customer, account or broker
-   * changed): its stored merge no longer adds up the right holdings, so all are merged again.
+   * changed). Read by older releases only, which adjusted a stored merge unless it was set:
+   * every customer is merged from its served accounts now (src/sync/customers.ts).
    */
   remerge: boolean("remerge").notNull().default(false),
   /**
@@ -347,9 +351,10 @@ export const metricsPending = pgTable("metrics_pending", {
 
 /**
  * Holdings whose partial changed since their customer's stored merge took them in, each with
- * the partial that merge holds (null: none), so the customer's merge is adjusted by the
- * difference (src/sync/customers.ts). Written with the new partial, in the same transaction;
- * the first change since the merge is the one kept.
+ * the partial that merge held: what older releases adjusted a stored merge by. No longer written
+ * or read (src/sync/customers.ts merges every customer from its served accounts); kept while an
+ * older release may still run beside this one, dropped by a later migration
+ * (docs/stored-state.md, "The move").
  */
 export const holdingChanges = pgTable(
   "holding_changes",

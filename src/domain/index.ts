@@ -17,14 +17,7 @@ export {
   lotsReached,
   soldShares,
 } from "./continuation";
-export {
-  type HoldingChange,
-  type MergeRule,
-  PARTIAL_MERGE,
-  adjustMerge,
-  combinePartials,
-  mergePartials,
-} from "./merge";
+export { type MergeRule, PARTIAL_MERGE, combinePartials, mergePartials } from "./merge";
 export { type DealSink, matchHolding } from "./fifo";
 export type { OpenLot, OpenLots } from "./lots";
 export { type ParsedTrade, parseTrade } from "./parse";

@@ -5,20 +5,11 @@
  * its FIFO queue stands, its open lots in `holding_lots`. When every change is dated after that
  * date, as a new trading day's are, it continues from there, and only the newer trades and the
  * open lots their sells reach are read; a change to an older trade (or one more trade on the
- * latest date) recomputes it whole. A customer's other holdings are not read. The partial the
- * customer's stored merge holds is kept in `holding_changes` for the customers step.
+ * latest date) recomputes it whole. A customer's other holdings are not read.
  */
 import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import {
-  corporateActions,
-  holdingChanges,
-  holdingLots,
-  holdingMetrics,
-  holdingsPending,
-  positionSteps,
-  transactions,
-} from "../db/schema";
+import { corporateActions, holdingLots, holdingMetrics, holdingsPending, positionSteps, transactions } from "../db/schema";
 import { live } from "../db/served";
 import {
   type Continued,
@@ -274,13 +265,6 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
   await profile.time("holdings", "write", () =>
     target.run([
       renewLease(holder),
-      // The partial its customer's stored merge holds, unless an earlier change already recorded it.
-      effect(
-        sql`insert into ${holdingChanges} (account_id, stock_code, merged)
-         select k.account_id, k.stock_code, m.partial from jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
-         left join ${holdingMetrics} m on m.account_id = k.account_id and m.stock_code = k.stock_code
-         on conflict do nothing`,
-      ),
       effect(
         sql`delete from ${holdingMetrics} m using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
          where m.account_id = k.account_id and m.stock_code = k.stock_code`,

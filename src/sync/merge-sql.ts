@@ -61,23 +61,3 @@ export const mergedPartial = (partials: SQL): SQL =>
  * once (in a CTE the planner cannot inline, or it copies at every read).
  */
 export const copied = (v: SQL): SQL => sql`${v} || '{}'::jsonb`;
-
-/** The fields of a partial that are maps by month. */
-const MONTHLY = Object.entries(PARTIAL_MERGE)
-  .filter(([, rule]) => rule === "counts by month" || rule === "fixed by month")
-  .map(([field]) => field);
-
-/**
- * SQL for partial `a` without the monthly entries it shares with partial `b`: a month a change
- * left as it was moves nothing in adjustMerge, and most of a partial is its months.
- */
-export const apartFrom = (a: SQL, b: SQL): SQL =>
-  sql`${a} || jsonb_build_object(${sql.join(
-    MONTHLY.map(
-      (
-        f,
-      ) => sql`${sql.raw(`'${f}'`)}, (select coalesce(jsonb_object_agg(e.key, e.value), '{}') from jsonb_each(${a} -> ${sql.raw(`'${f}'`)}) e
-      where e.value is distinct from ${b} -> ${sql.raw(`'${f}'`)} -> e.key)`,
-    ),
-    sql`, `,
-  )})`;

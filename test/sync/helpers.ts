@@ -18,7 +18,14 @@ import { accounts as targetAccounts } from "../../src/db/schema";
 import { servedAccount } from "../../src/db/served";
 import { parseCredits, parseTrades } from "../../src/db/deals";
 import { positionSteps } from "../../src/domain/positions";
-import { combinePartials, computeMetrics, type HoldingPartial, servedTotalReturn } from "../../src/domain";
+import {
+  combinePartials,
+  computeMetrics,
+  type HoldingPartial,
+  mergePartials,
+  type Stats,
+  servedTotalReturn,
+} from "../../src/domain";
 import { getConfig, type Env } from "../../src/env";
 import type { BudgetLimits } from "../../src/sync/budget";
 import { isoMicros } from "../../src/sync/cursor";
@@ -331,18 +338,27 @@ export const countRows = (book: Book) => STREAMS.reduce((n, s) => n + book[s.nam
 export const sampleBook = (): Book => twoCustomerBook().book;
 
 /**
- * Each customer's stored merge, however many changes adjusted it, equals the merge of its
- * served holdings' stored partials made afresh. Holds whenever no metrics work is pending.
+ * No customer keeps a merge to adjust (docs/stored-state.md), and each one's stored analytics, and
+ * its stats but the dividends and total return, are those of the merge of its served holdings'
+ * stored partials made afresh (where that merge decides them). Holds whenever no metrics work is
+ * pending.
  */
 export async function expectMergesAddUp(target: Sql): Promise<void> {
   const rows = (await target.query(
-    `select m.customer_id, m.partial, (
+    `select m.customer_id, m.partial, m.stats, m.analytics, (
        select coalesce(json_agg(h.partial), '[]') from holding_metrics h join accounts a on a.id = h.account_id
        where ${SERVED_ACCOUNT}
      ) as holdings
-     from customer_metrics m where m.partial is not null`,
-  )) as { customer_id: string; partial: HoldingPartial; holdings: HoldingPartial[] }[];
-  for (const r of rows) expect(r.partial, r.customer_id).toEqual(combinePartials(r.holdings));
+     from customer_metrics m`,
+  )) as { customer_id: string; partial: unknown; stats: Stats; analytics: unknown; holdings: HoldingPartial[] }[];
+  for (const r of rows) {
+    expect(r.partial, r.customer_id).toBeNull();
+    const merged = mergePartials([combinePartials(r.holdings)]);
+    if (!merged) continue;
+    const { dividends: _d, total_return: _t, ...stats } = r.stats;
+    const { dividends: _md, total_return: _mt, ...mergedStats } = merged.stats;
+    expect({ stats, analytics: r.analytics }, r.customer_id).toEqual({ stats: mergedStats, analytics: merged.analytics });
+  }
 }
 
 /**

@@ -1,12 +1,10 @@
 /** The stored metrics follow the trades, and the cached answers follow the sync. */
 import { describe, expect, it } from "vitest";
-import { combinePartials, computeMetrics, type HoldingPartial, holdingPartial, type ResumePoint } from "../../src/domain";
+import { computeMetrics, type HoldingPartial, holdingPartial, type ResumePoint, type Stats } from "../../src/domain";
 import { newSlug } from "../../src/domain/slug";
-import { takeOffChanges } from "../../src/sync/customers";
 import { takeOffPending } from "../../src/sync/holdings";
 import { render } from "../../src/sync/database";
 import { STREAMS } from "../../src/sync/streams";
-import { byHolding } from "../domain/trades";
 import { Book, twoCustomerBook, writeSource } from "../support/book";
 import { rowsReadAsPlanned } from "../support/plans";
 import { getJson } from "../support/worker";
@@ -225,7 +223,7 @@ describe("stored metrics after a sync", () => {
     expect(stored).toEqual(computeMetrics(tradesOf()));
   });
 
-  it("adjust a customer's stored merge by the few holdings that changed, and merge them all again otherwise", async () => {
+  it("merge a customer from every served holding at each change, and keep no merge to adjust", async () => {
     const { book, customer, accounts } = twoCustomerBook();
     const stock = (stock_code: string) => ({ stock_code, isin_code: `VN000000${stock_code}1` });
     for (const code of ["VNM", "MWG"]) {
@@ -241,11 +239,10 @@ describe("stored metrics after a sync", () => {
     const dbs = await withSource(book);
     await synced(dbs.env);
     const own = () => book.transactions.filter((t) => t.account_id === accounts.ssi.id || t.account_id === accounts.vnd.id);
-    const holdings = () => [...byHolding(own()).values()].map((own) => holdingPartial(own));
     const stored = async () => {
       const [row] =
         (await dbs.target`select stats, analytics, partial from customer_metrics where customer_id = ${customer.id}`) as [
-          { stats: unknown; analytics: unknown; partial: HoldingPartial },
+          { stats: Stats; analytics: unknown; partial: HoldingPartial | null },
         ];
       return row;
     };
@@ -256,38 +253,25 @@ describe("stored metrics after a sync", () => {
       );
       await writeSource(dbs.source, day);
     };
-    // A count planted in a holding that does not change shows whether a merge reads it.
-    const plant = (count: number) =>
-      dbs.target`update holding_metrics set partial = jsonb_set(partial, '{transactions}', ${String(count)}::jsonb)
-        where account_id = ${accounts.vnd.id} and stock_code = 'HPG'`;
-    await plant(1000);
+    expect(await stored()).toEqual({ ...computeMetrics(own()), partial: null });
 
-    // One of its four holdings changed: the stored merge is adjusted, the others are not read.
+    // A count planted in a holding that does not change shows that the merge reads it.
+    await dbs.target`update holding_metrics set partial = jsonb_set(partial, '{transactions}', '1000'::jsonb)
+      where account_id = ${accounts.vnd.id} and stock_code = 'HPG'`;
+    const hpg = own().filter((t) => t.account_id === accounts.vnd.id && t.stock_code === "HPG").length;
     await trade(accounts.ssi.id, "FPT", "2025-06-01T00:00:00Z");
     expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 1, metrics_recomputed: 1 });
-    const { partial, ...metrics } = await stored();
-    expect(metrics).toEqual(computeMetrics(own()));
-    expect(partial).toEqual(combinePartials(holdings()));
-    expect(await dbs.target`select * from holding_changes`).toEqual([]);
+    expect((await stored()).stats.transaction_count).toBe(own().length - hpg + 1000);
+    // Nothing is kept to adjust a merge by: an older release that finds no merge merges again.
+    expect((await stored()).partial).toBeNull();
+    expect(await dbs.target`select count(*)::int as n from holding_changes`).toEqual([{ n: 0 }]);
 
-    // Two of four changed: merging them all in the target costs less than bringing both changes.
-    await trade(accounts.ssi.id, "FPT", "2025-06-02T00:00:00Z");
+    // Without the planted count, the figures are those of the whole book again.
+    await dbs.target`update holding_metrics set partial = jsonb_set(partial, '{transactions}', ${String(hpg)}::jsonb)
+      where account_id = ${accounts.vnd.id} and stock_code = 'HPG'`;
     await trade(accounts.vnd.id, "VNM", "2025-06-02T00:00:00Z");
-    expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 2, metrics_recomputed: 1 });
-    expect((await stored()).partial.transactions).toBe(own().length - 1 + 1000);
-
-    // Another account number: which accounts the customer is served may have changed, so every holding is merged again.
-    await plant(2000);
-    await changeSource(dbs.source, "accounts", accounts.vnd.id, { account_no: "0003" }, "2025-07-01T00:00:00Z");
-    expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 0, metrics_recomputed: 1 });
-    expect((await stored()).partial.transactions).toBe(own().length - 1 + 2000);
-
-    // A stored merge of another format is never adjusted: the customer is merged again.
-    await plant(1);
-    await dbs.target`update customer_metrics set partial = jsonb_set(partial, '{format}', '0') where customer_id = ${customer.id}`;
-    await trade(accounts.ssi.id, "FPT", "2025-08-01T00:00:00Z");
     expect(await synced(dbs.env)).toMatchObject({ holdings_recomputed: 1, metrics_recomputed: 1 });
-    expect(await stored()).toEqual({ ...computeMetrics(own()), partial: combinePartials(holdings()) });
+    expect(await stored()).toEqual({ ...computeMetrics(own()), partial: null });
   });
 
   it("take a batch's holdings off the pending list key by key, however many others wait and whatever the statistics say", async () => {
@@ -307,27 +291,5 @@ describe("stored metrics after a sync", () => {
     expect(read).toBeLessThanOrEqual(2 * own.length);
     expect(await dbs.target`select count(*)::int as n from holdings_pending where stock_code = 'OWN'`).toEqual([{ n: 0 }]);
     expect(await dbs.target`select count(*)::int as n from holdings_pending`).toEqual([{ n: 20000 }]);
-  });
-
-  it("take a batch's holding changes off account by account, however many others wait and whatever the statistics say", async () => {
-    const book = sampleBook();
-    const dbs = await withSource(book);
-    await synced(dbs.env);
-    // The list is empty between runs, so the last ANALYZE saw it empty; within a run it fills.
-    await dbs.target.query("analyze holding_changes");
-    const [customer] = book.customers;
-    const accounts = book.accounts.filter((a) => a.customer_id === customer!.id);
-    // Two thousand other changes, each about as wide as a stored partial, so the list spans pages.
-    await dbs.target.query(
-      `insert into holding_changes (account_id, stock_code, merged)
-       select gen_random_uuid(), 'S' || n, jsonb_build_object('filler', (select string_agg(md5(n || '.' || i), '') from generate_series(1, 90) i))
-       from generate_series(1, 2000) n
-       union all select a, 'OWN', null from unnest($1::uuid[]) a`,
-      [accounts.map((a) => a.id)],
-    );
-    const read = await rowsReadAsPlanned(dbs.target, "holding_changes", render(takeOffChanges([customer!.id]).query));
-    expect(read).toBeLessThanOrEqual(2 * accounts.length);
-    expect(await dbs.target`select count(*)::int as n from holding_changes where stock_code = 'OWN'`).toEqual([{ n: 0 }]);
-    expect(await dbs.target`select count(*)::int as n from holding_changes`).toEqual([{ n: 2000 }]);
   });
 });
