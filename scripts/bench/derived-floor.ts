@@ -11,7 +11,7 @@ import type pg from "pg";
 
 /** The derived tables by the sync step that writes them (src/sync/metrics.ts, ordinals.ts, prices.ts). */
 const DERIVED = {
-  holdings: ["holding_metrics", "holding_lots", "position_steps"],
+  holdings: ["holding_metrics", "holding_months", "holding_lots", "position_steps"],
   customers: ["customer_metrics", "customer_histories", "trade_places"],
   close: ["latest_prices"],
 } as const;

@@ -246,6 +246,29 @@ export const holdingMetrics = pgTable(
 );
 
 /**
+ * One holding's monthly figures: its trades in the month, and the realized P&L of the deals whose
+ * sell falls in it, in the fixed scale (10^-4 đồng × SCALE, src/domain/fixed.ts) within
+ * `pnl_inexact` units of the exact sum; both pnl columns null while no deal falls in the month.
+ * Rows, not a map in the holding's partial: a day's trades add to their month's row
+ * (src/sync/holdings.ts), where the partial carried and rewrote every month of the holding's
+ * history, and a customer's monthly figures are a sum over its served accounts' rows
+ * (src/sync/customers.ts, docs/stored-state.md).
+ */
+export const holdingMonths = pgTable(
+  "holding_months",
+  {
+    accountId: uuid("account_id").notNull(),
+    stockCode: text("stock_code").notNull(),
+    /** YYYY-MM. */
+    month: text("month").notNull(),
+    trades: integer("trades").notNull(),
+    pnl: numeric("pnl"),
+    pnlInexact: integer("pnl_inexact"),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.stockCode, t.month] })],
+);
+
+/**
  * A holding's open FIFO lots, one row each, keyed by its place in the holding's stream of bought
  * shares (src/domain: PlacedLot), so a day's sells read the few lots at the head and its buys
  * add rows, however many lots stay open behind them.

@@ -17,9 +17,10 @@ import { gcd } from "./units";
 
 /**
  * Bumped whenever the meaning of a stored partial changes (SCALE, a field): a stored partial of
- * another format must be recomputed from its trades, never merged.
+ * another format must be recomputed from its trades, never merged. 5: the sync stores a partial
+ * without its monthly maps, which are rows of their own (`holding_months`, src/sync/months.ts).
  */
-export const PARTIAL_FORMAT = 4;
+export const PARTIAL_FORMAT = 5;
 
 /**
  * The version of the rules behind the stored metrics (their fields and how each is computed).
@@ -32,8 +33,9 @@ export const PARTIAL_FORMAT = 4;
  * PARTIAL_FORMAT 4 keeps the average cost in the fixed scale; the figures are the same.
  * 3: every holding has its position steps (positions.ts) for the performance figures; until a
  * customer's are built, its performance answer is 503 (src/db/queries/performance.ts).
+ * 4: the monthly figures are rows (PARTIAL_FORMAT 5); every holding is recomputed into them.
  */
-export const METRICS_RULES = 3;
+export const METRICS_RULES = 4;
 
 /** A fixed-scale sum (10^-4 đồng or days, times SCALE): |exact - sum| < inexact. */
 export interface PartialSum {

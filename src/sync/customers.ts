@@ -15,6 +15,7 @@ import {
   customerMetrics,
   customers,
   holdingMetrics,
+  holdingMonths,
   metricsPending,
   transactions,
 } from "../db/schema";
@@ -66,8 +67,8 @@ export interface PendingCustomer {
 }
 
 /**
- * SQL: the holdings' partials in the accounts customer `c.id` is served, as a relation: what a
- * customer's merge adds up.
+ * SQL: the rows of per-holding table `table` (partials, months) in the accounts customer `c.id`
+ * is served, as a relation: what a customer's merge adds up.
  *
  * Read account by account, each one index range of the table: the lateral subquery, kept apart
  * by `offset 0`, cannot be flattened into a join the planner may turn around. Planned freely on
@@ -75,7 +76,7 @@ export interface PendingCustomer {
  * it empty), the customers' rows were scanned once per customer: 1.76 s a batch of 100 instead
  * of 42 ms (`ofServedAccounts` in docs/benchmarks.md).
  */
-const ofServedAccounts = (table: typeof holdingMetrics): SQL =>
+const ofServedAccounts = (table: typeof holdingMetrics | typeof holdingMonths): SQL =>
   sql`(select h.* from ${accounts} a
     cross join lateral (select * from ${table} h where h.account_id = a.id offset 0) h
     where ${servedAccount(a, c.id)})`;
@@ -84,6 +85,7 @@ const ofServedAccounts = (table: typeof holdingMetrics): SQL =>
 const MERGED_PARTIAL = mergedPartial(
   // Each stored partial is copied once, then read once per field (`MERGED_PARTIAL` in docs/benchmarks.md).
   sql`select ${copied(sql`h.partial`)} as p from ${ofServedAccounts(holdingMetrics)} h`,
+  sql`select m.month, m.trades, m.pnl, m.pnl_inexact from ${ofServedAccounts(holdingMonths)} m`,
 );
 
 /**

@@ -28,6 +28,7 @@ import type { Profile } from "./profile";
 import { effect, int, manyRows, type Statement, text, textOrNull, type SyncDatabase } from "./database";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../db/deals";
 import { renewLease } from "./lease";
+import { addMonths, dropMonths, monthsOf, withoutMonths } from "./months";
 import { afterLast, type Batch, readAhead } from "./read-ahead";
 
 /**
@@ -235,12 +236,26 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
     JSON.stringify(stepsOf(batch)),
   ]);
   const lots = points.map(({ holding: h, point }) => ({ holding: h, ...lotChanges(h, point) }));
-  // A holding left without trades has no partial and no lots.
+  // A holding left without trades has no partial, no months and no lots.
   const computed = points.flatMap(({ holding: h, point }) =>
     point
-      ? [{ account_id: h.accountId, stock_code: h.stockCode, partial: point.partial, through: point.through, ...point.position }]
+      ? [
+          {
+            account_id: h.accountId,
+            stock_code: h.stockCode,
+            partial: withoutMonths(point.partial),
+            through: point.through,
+            ...point.position,
+          },
+        ]
       : [],
   );
+  // Continued from a partial stored without its months, a holding's months are what its new
+  // trades and deals add; recomputed whole (or left without trades), its months are laid again.
+  const relaidMonths = keysJson(
+    points.filter(({ holding: h, point }) => h.resume === null || point === null).map((p) => p.holding),
+  );
+  const months = points.flatMap(({ holding: h, point }) => (point ? monthsOf(h.accountId, h.stockCode, point.partial) : []));
   const closed = lots.flatMap(({ holding: h, upto }) =>
     upto > 0 ? [{ account_id: h.accountId, stock_code: h.stockCode, upto }] : [],
   );
@@ -299,6 +314,8 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
          select * from json_to_recordset(${steps}::json) as r(account_id uuid, stock_code text, date date,
            traded boolean, shares bigint, cost_num numeric, cost_den numeric, cost_inexact int, invested numeric, withdrawn_num numeric, withdrawn_den numeric)`,
       ),
+      dropMonths(relaidMonths),
+      addMonths(months),
       takeOffPending(batch),
     ]),
   );

@@ -3,12 +3,16 @@
  * that adds partials up where they are stored, so a customer merged again sends one partial to
  * the Worker, not one per holding (src/sync/customers.ts). Both forms must agree:
  * test/sync/merge-sql.test.ts runs them on the same partials. A field added to PARTIAL_MERGE
- * is merged here by its rule, with no other change.
+ * is merged here by its rule, with no other change. The monthly fields are not in the stored
+ * partials: they are summed from the holdings' month rows (`holding_months`, src/sync/months.ts).
  */
 import { type SQL, sql } from "drizzle-orm";
 import { type MergeRule, PARTIAL_FORMAT, PARTIAL_MERGE } from "../domain";
 
-/** SQL adding up field `field` of the partials `p` in the relation `parts`, by its merge rule. */
+/**
+ * SQL adding up field `field` of the partials `p` in the relation `parts`, by its merge rule; a
+ * monthly field from the relation `months` (month, trades, pnl, pnl_inexact) instead.
+ */
 function mergeField(field: string, rule: MergeRule): string {
   const f = `'${field}'`;
   const sum = (value: string, type: string) => `coalesce(sum((${value})::${type}), 0)`;
@@ -28,11 +32,13 @@ function mergeField(field: string, rule: MergeRule): string {
     case "fixed":
       return fixed(`p -> ${f}`);
     case "counts by month":
-      return `(select coalesce(json_object_agg(m.key, m.n), '{}') from (
-        select e.key, ${sum("e.value::text", "bigint")} as n from parts, jsonb_each(parts.p -> ${f}) e group by e.key) m)`;
+      // Only months with a trade have an entry, as in the domain's map.
+      return `(select coalesce(json_object_agg(m.month, m.n order by m.month), '{}') from (
+        select month, sum(trades)::bigint as n from months group by month having sum(trades) > 0) m)`;
     case "fixed by month":
-      return `(select coalesce(json_object_agg(m.key, m.total), '{}') from (
-        select e.key, ${fixed("e.value")} as total from parts, jsonb_each(parts.p -> ${f}) e group by e.key) m)`;
+      // Only months with a deal have an entry: a month's pnl is null until one falls in it.
+      return `(select coalesce(json_object_agg(m.month, json_build_object('sum', m.total::text, 'inexact', m.inexact) order by m.month), '{}') from (
+        select month, sum(pnl) as total, sum(pnl_inexact)::bigint as inexact from months where pnl is not null group by month) m)`;
     case "deals":
       return `(select coalesce(json_agg(d), '[]') from parts, jsonb_array_elements(parts.p -> ${f}) d)`;
     case "holding":
@@ -49,11 +55,12 @@ const MERGED_FIELDS = sql.raw(
 
 /**
  * SQL: one partial, as JSON text, adding up the partials of relation `partials` (a select
- * yielding them as the `jsonb` column `p`); what `combinePartials` (src/domain/partial.ts)
- * takes as one partial.
+ * yielding them as the `jsonb` column `p`) and the month rows of relation `months` (a select
+ * yielding `holding_months`' columns month, trades, pnl, pnl_inexact); what `combinePartials`
+ * (src/domain/partial.ts) takes as one partial.
  */
-export const mergedPartial = (partials: SQL): SQL =>
-  sql`(with parts as (${partials}) select json_build_object(${MERGED_FIELDS})::text from parts)`;
+export const mergedPartial = (partials: SQL, months: SQL): SQL =>
+  sql`(with parts as (${partials}), months as (${months}) select json_build_object(${MERGED_FIELDS})::text from parts)`;
 
 /**
  * SQL: a copy of jsonb value `v` in memory. Each read of a field of a stored partial fetches and

@@ -18,10 +18,12 @@ import { accounts as targetAccounts } from "../../src/db/schema";
 import { servedAccount } from "../../src/db/served";
 import { parseCredits, parseTrades } from "../../src/db/deals";
 import { positionSteps } from "../../src/domain/positions";
+import { type MonthRow, monthsOf } from "../../src/sync/months";
 import {
   combinePartials,
   computeMetrics,
   type HoldingPartial,
+  holdingPartial,
   mergePartials,
   type Stats,
   servedTotalReturn,
@@ -340,24 +342,83 @@ export const sampleBook = (): Book => twoCustomerBook().book;
 /**
  * No customer keeps a merge to adjust (docs/stored-state.md), and each one's stored analytics, and
  * its stats but the dividends and total return, are those of the merge of its served holdings'
- * stored partials made afresh (where that merge decides them). Holds whenever no metrics work is
- * pending.
+ * stored partials and month rows made afresh (where that merge decides them). Holds whenever no
+ * metrics work is pending.
  */
 export async function expectMergesAddUp(target: Sql): Promise<void> {
   const rows = (await target.query(
     `select m.customer_id, m.partial, m.stats, m.analytics, (
-       select coalesce(json_agg(h.partial), '[]') from holding_metrics h join accounts a on a.id = h.account_id
+       select coalesce(json_agg(json_build_object('partial', h.partial, 'months', (
+         select coalesce(json_agg(json_build_object('month', o.month, 'trades', o.trades, 'pnl', o.pnl::text, 'pnl_inexact', o.pnl_inexact)), '[]')
+         from holding_months o where o.account_id = h.account_id and o.stock_code = h.stock_code))), '[]')
+       from holding_metrics h join accounts a on a.id = h.account_id
        where ${SERVED_ACCOUNT}
      ) as holdings
      from customer_metrics m`,
-  )) as { customer_id: string; partial: unknown; stats: Stats; analytics: unknown; holdings: HoldingPartial[] }[];
+  )) as { customer_id: string; partial: unknown; stats: Stats; analytics: unknown; holdings: StoredHolding[] }[];
   for (const r of rows) {
     expect(r.partial, r.customer_id).toBeNull();
-    const merged = mergePartials([combinePartials(r.holdings)]);
+    const merged = mergePartials([combinePartials(r.holdings.map(withMonths))]);
     if (!merged) continue;
     const { dividends: _d, total_return: _t, ...stats } = r.stats;
     const { dividends: _md, total_return: _mt, ...mergedStats } = merged.stats;
     expect({ stats, analytics: r.analytics }, r.customer_id).toEqual({ stats: mergedStats, analytics: merged.analytics });
+  }
+}
+
+type StoredMonth = Pick<MonthRow, "month" | "trades" | "pnl" | "pnl_inexact">;
+
+/** A holding as the target stores it: its partial, and its months as rows. */
+interface StoredHolding {
+  partial: HoldingPartial;
+  months: StoredMonth[];
+}
+
+/** A stored holding's partial with its month rows put back as its monthly maps. */
+function withMonths({ partial, months }: StoredHolding): HoldingPartial {
+  const counts = months.filter((m) => m.trades > 0).map((m) => [m.month, m.trades] as const);
+  const pnl = months.flatMap((m) => (m.pnl === null ? [] : [[m.month, { sum: m.pnl, inexact: m.pnl_inexact ?? 0 }] as const]));
+  return { ...partial, monthly_trade_counts: Object.fromEntries(counts), monthly_pnl: Object.fromEntries(pnl) };
+}
+
+/**
+ * SQL: every holding the target has a trade, a share credit, a position step or a month row of,
+ * with its live accepted trades and share credits as tuples (src/db/deals.ts) and `extra`'s columns.
+ */
+const holdingLedgers = (extra: string) => `select h.account_id, h.stock_code, (
+       select coalesce(json_agg(json_build_array(t.id, t.account_id, t.trade_date, t.stock_code, t.type, t.quantity,
+         t.total_value::text, t.fee::text, t.personal_tax::text)), '[]')::text
+       from transactions t where t.account_id = h.account_id and t.stock_code = h.stock_code
+         and t.deleted_at is null and t.rejected is null
+     ) as trades, (
+       select coalesce(json_agg(json_build_array(c.id, c.account_id, c.stock_code, c.ex_date, c.quantity)), '[]')::text
+       from corporate_actions c where c.account_id = h.account_id and c.stock_code = h.stock_code
+         and c.type = 'share_dividend' and c.deleted_at is null and c.rejected is null
+     ) as credits, ${extra}
+     from (
+       select account_id, stock_code from transactions where account_id is not null
+       union select account_id, stock_code from corporate_actions where type = 'share_dividend'
+       union select account_id, stock_code from position_steps
+       union select account_id, stock_code from holding_months
+     ) h`;
+
+/**
+ * Each holding's stored month rows, however many runs added to them, equal the months of the
+ * partial of its live trades and share credits made afresh (src/sync/months.ts). Holds whenever
+ * no holding is pending.
+ */
+export async function expectMonthsAddUp(target: Sql): Promise<void> {
+  const rows = (await target.query(
+    holdingLedgers(`(
+       select coalesce(json_agg(json_build_object('account_id', o.account_id, 'stock_code', o.stock_code, 'month', o.month,
+         'trades', o.trades, 'pnl', o.pnl::text, 'pnl_inexact', o.pnl_inexact) order by o.month), '[]')::text
+       from holding_months o where o.account_id = h.account_id and o.stock_code = h.stock_code
+     ) as months`),
+  )) as { account_id: string; stock_code: string; trades: string; credits: string; months: string }[];
+  for (const r of rows) {
+    const trades = parseTrades(r.trades);
+    const fresh = trades.length ? monthsOf(r.account_id, r.stock_code, holdingPartial(trades, parseCredits(r.credits))) : [];
+    expect(JSON.parse(r.months), `${r.account_id} ${r.stock_code}`).toEqual(fresh);
   }
 }
 
@@ -368,26 +429,12 @@ export async function expectMergesAddUp(target: Sql): Promise<void> {
  */
 export async function expectStepsAddUp(target: Sql): Promise<void> {
   const rows = (await target.query(
-    `select h.account_id, h.stock_code, (
-       select coalesce(json_agg(json_build_array(t.id, t.account_id, t.trade_date, t.stock_code, t.type, t.quantity,
-         t.total_value::text, t.fee::text, t.personal_tax::text)), '[]')::text
-       from transactions t where t.account_id = h.account_id and t.stock_code = h.stock_code
-         and t.deleted_at is null and t.rejected is null
-     ) as trades, (
-       select coalesce(json_agg(json_build_array(c.id, c.account_id, c.stock_code, c.ex_date, c.quantity)), '[]')::text
-       from corporate_actions c where c.account_id = h.account_id and c.stock_code = h.stock_code
-         and c.type = 'share_dividend' and c.deleted_at is null and c.rejected is null
-     ) as credits, (
+    holdingLedgers(`(
        select coalesce(json_agg(json_build_object('date', s.date, 'traded', s.traded, 'shares', s.shares::text,
          'cost_num', s.cost_num::text, 'cost_den', s.cost_den::text, 'cost_inexact', s.cost_inexact, 'invested', s.invested::text,
          'withdrawn_num', s.withdrawn_num::text, 'withdrawn_den', s.withdrawn_den::text) order by s.date), '[]')::text
        from position_steps s where s.account_id = h.account_id and s.stock_code = h.stock_code
-     ) as steps
-     from (
-       select account_id, stock_code from transactions where account_id is not null
-       union select account_id, stock_code from corporate_actions where type = 'share_dividend'
-       union select account_id, stock_code from position_steps
-     ) h`,
+     ) as steps`),
   )) as { account_id: string; stock_code: string; trades: string; credits: string; steps: string }[];
   for (const r of rows) {
     const walked = positionSteps(null, parseTrades(r.trades), parseCredits(r.credits)).map((s) => ({

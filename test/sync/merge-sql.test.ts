@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { type CreditInput, combinePartials, type HoldingPartial, holdingPartial, PARTIAL_FORMAT } from "../../src/domain";
 import { render } from "../../src/sync/database";
 import { mergedPartial } from "../../src/sync/merge-sql";
+import { monthsOf, withoutMonths } from "../../src/sync/months";
 import { edgeBook, realisticBook, withCredits } from "../domain/books";
 import { byHolding } from "../domain/trades";
 import type { Sql } from "../../src/db/client";
@@ -27,9 +28,16 @@ const partialsOf = fc.array(withCredits(fc.oneof(edgeBook, realisticBook)), { mi
   ),
 );
 
-/** The SQL merge of `partials`, run in `target`: one partial, as combinePartials takes it. */
+/**
+ * The SQL merge of `partials`, run in `target`: one partial, as combinePartials takes it. Each
+ * goes in as the sync stores it: the partial without its months, and its month rows.
+ */
 async function mergeInSql(target: Sql, partials: HoldingPartial[]): Promise<HoldingPartial> {
-  const merge = sql`select ${mergedPartial(sql`select value as p from jsonb_array_elements(${JSON.stringify(partials)}::jsonb)`)} as sum`;
+  const months = partials.flatMap((p, i) => monthsOf(crypto.randomUUID(), `H${i}`, p));
+  const merge = sql`select ${mergedPartial(
+    sql`select value as p from jsonb_array_elements(${JSON.stringify(partials.map(withoutMonths))}::jsonb)`,
+    sql`select * from json_to_recordset(${JSON.stringify(months)}::json) as r(month text, trades int, pnl numeric, pnl_inexact int)`,
+  )} as sum`;
   const { sql: text, params } = render(merge);
   const [row] = await target.query(text, params);
   return JSON.parse(row!.sum as string) as HoldingPartial;

@@ -19,6 +19,7 @@ import {
   dropSourceForeignKeys,
   expectInSync,
   expectMergesAddUp,
+  expectMonthsAddUp,
   expectPlacesAddUp,
   expectStepsAddUp,
   synced,
@@ -310,6 +311,8 @@ describe("a back office doing odd things at random", () => {
           expect(report.complete, `after: ${done.slice(-SYNC_EVERY).join("; ")}`).toBe(true);
           await expectNoWrongOwner(dbs.env, dbs.source);
           await expectMergesAddUp(dbs.target);
+          await expectMonthsAddUp(dbs.target);
+          await expectMonthsAddUp(dbs.target);
           await expectStepsAddUp(dbs.target);
           await expectPlacesAddUp(dbs.target);
           await expectPagesAsOffset(dbs.env, dbs.target);
@@ -318,6 +321,7 @@ describe("a back office doing odd things at random", () => {
       const full = await synced(dbs.env, "full");
       expect(full.complete).toBe(true);
       await expectMergesAddUp(dbs.target);
+      await expectMonthsAddUp(dbs.target);
       await expectStepsAddUp(dbs.target);
       await expectPlacesAddUp(dbs.target);
       await expectPagesAsOffset(dbs.env, dbs.target);
