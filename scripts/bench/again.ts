@@ -14,6 +14,7 @@ import { UNPRICED_TICKER } from "../demo/generate";
 import { applyDividendSeason, applyPriceDay, applyTradingDay, priceDayCodes } from "./book";
 import { profileSplit } from "./chain";
 import { MACHINE_PG_URL } from "../local-db";
+import { printCheck } from "./differential";
 import { afterCommit, OVERLAP_SECONDS, startServerProcess } from "./scale";
 import { printStatements } from "./statements";
 import { printCpuSummary } from "./cpu-profile";
@@ -48,11 +49,12 @@ export async function runAgain(argv: string[]): Promise<string> {
   try {
     // As the scale benchmark runs each phase; what a stopped run left waiting is synced first, untimed.
     const synced = await afterCommit({ config, sourceDb, source, target, floor }, phase, () => PHASES[phase](source));
-    const { chain, lagMs, floor: copied, statements, derived, cpu } = synced;
+    const { chain, lagMs, floor: copied, statements, derived, cpu, check } = synced;
     return [
       `served ${(lagMs / 1000).toFixed(1)} s after its commit, ${chain.runs.length} runs; floor ${(copied.ms / 1000).toFixed(1)} s (${copied.rows} rows), ${(lagMs / copied.ms).toFixed(1)}×`,
       profileSplit(chain),
       `floor of the metrics steps' writes: ${printDerivedFloor(derived)}`,
+      `differential check (untimed): ${printCheck(check)}`,
       ...printStatements(phase, statements),
       ...(cpu ? printCpuSummary(phase, cpu) : []),
     ].join("\n");

@@ -257,6 +257,33 @@ async function nextWeekday(db: pg.Client): Promise<string> {
   return rows[0].date as string;
 }
 
+export interface FeeEdits {
+  /** Trades whose fee was edited, and how many of them were sells. */
+  edited: number;
+  sells: number;
+}
+
+/**
+ * Fee edits alone, in one transaction: the fee of `percent`% of the live trades, buys and sells,
+ * raised by 1 đồng, each dated at least `daysBefore` days before its holding's last trade: a
+ * correction booked long after the trade, which keeps the FIFO order and changes no quantity.
+ */
+export async function applyFeeEdits(db: pg.Client, { percent = 1, daysBefore = 30 } = {}): Promise<FeeEdits> {
+  const { rows } = await db.query(
+    `with last as (select account_id, stock_code, max(trade_date) as at from transactions where deleted_at is null group by 1, 2),
+     edited as (
+       update transactions t set fee = t.fee + 1, updated_at = clock_timestamp()
+       from last l
+       where t.id in (select id from transactions tablesample bernoulli ($1) repeatable (17) where deleted_at is null)
+         and l.account_id = t.account_id and l.stock_code = t.stock_code and t.trade_date < l.at - $2::int
+       returning t.type
+     )
+     select count(*)::int as edited, count(*) filter (where type = 'sell')::int as sells from edited`,
+    [percent, daysBefore],
+  );
+  return rows[0] as FeeEdits;
+}
+
 export interface DividendSeason {
   /** The ex-date every credit carries: the first weekday after the source's latest date. */
   date: string;

@@ -43,6 +43,7 @@ import { profileSplit, syncUntilComplete, type Chain, type ChainedRun } from "./
 import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
 import { type CpuSummary, printCpuSection, withCpuProfile } from "./cpu-profile";
 import { asAutovacuumWould } from "./autovacuum";
+import { checkPhase, type PhaseCheck, printCheck } from "./differential";
 import { dblinkCopy, type Timed } from "./floor";
 import { type DerivedWrite, derivedFloor, phaseMark, printDerivedFloor } from "./derived-floor";
 
@@ -91,6 +92,8 @@ export type Synced<T> = T & {
   derived: DerivedWrite[];
   /** Where the bench process's CPU went while it synced (BENCH_CPU_PROFILE), or null. */
   cpu: CpuSummary | null;
+  /** The touched holdings' stored rows against a recompute from their ledgers, untimed. */
+  check: PhaseCheck;
 };
 
 export function scaleOptions(argv: string[]): ScaleOptions {
@@ -167,7 +170,9 @@ export async function afterCommit<T>(book: KeptBook, name: string, apply: () => 
   const statements = counting ? await heaviestStatements(target) : [];
   const copied = await dblinkCopy(floor, sourceDb, from);
   const derived = await derivedFloor(target, mark);
-  return { ...what, chain, lagMs, committedAt, floor: copied, statements, derived, cpu };
+  const check = await checkPhase(target, from);
+  log(`${name}: differential check, ${printCheck(check)}`);
+  return { ...what, chain, lagMs, committedAt, floor: copied, statements, derived, cpu, check };
 }
 
 export async function runScaleBenchmark(options: ScaleOptions): Promise<ScaleResult> {
@@ -296,6 +301,12 @@ export function printScaleTable(r: ScaleResult): string {
     `- trading day: ${printDerivedFloor(r.day.derived)}`,
     `- price day: ${printDerivedFloor(r.priceDay.derived)}`,
     `- dividend season: ${printDerivedFloor(r.season.derived)}`,
+    "",
+    "Differential check after each phase (scripts/bench/differential.ts, untimed): every stored metrics row of the holdings the phase touched against a recompute from their ledgers; the differences must be 0.",
+    "",
+    `- trading day: ${printCheck(r.day.check)}`,
+    `- price day: ${printCheck(r.priceDay.check)}`,
+    `- dividend season: ${printCheck(r.season.check)}`,
     "",
     `Served after the trading day: ${n(r.served.trades)} of its ${n(d.appended)} new trades in the target under their customer; stored metrics written after the commit for ${n(r.served.metricsAfterCommit)} of the ${n(r.served.dayCustomers)} customers who traded; ${r.served.pending} holdings or customers still pending.`,
   ];

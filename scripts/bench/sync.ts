@@ -8,6 +8,10 @@
  * - "1% random edits": 1% of every table's rows changed;
  * - "trading day": 1% new trades on the next date for 30% of the customers, 0.1% of the older
  *   trades edited, a few soft deletes (scripts/bench/book.ts);
+ * - "empty run": nothing changed, what a run costs before it finds work (the phases are also read
+ *   beyond it);
+ * - "fee edits only": the fee of 1% of old trades, buys and sells, well before each holding's last
+ *   trade (scripts/bench/book.ts);
  * - "price day": one close for each of 1,000 stock codes on a new date (the demo's tickers,
  *   then made-up codes), which moves latest_prices and recomputes no customer's metrics;
  * - "dividend season": a share credit for 30% of the positions on a new date
@@ -34,9 +38,11 @@ import type { SyncConfig } from "../../src/sync/run";
 import { STREAMS, type StreamName } from "../../src/sync/streams";
 import {
   applyDividendSeason,
+  applyFeeEdits,
   applyPriceDay,
   applyTradingDay,
   type DividendSeason,
+  type FeeEdits,
   generateSqlBook,
   type PriceDay,
   priceDayCodes,
@@ -45,6 +51,7 @@ import {
 import { profileSplit, syncUntilComplete, type Chain } from "./chain";
 import { asAutovacuumWould } from "./autovacuum";
 import { type CpuSummary, printCpuSection, withCpuProfile } from "./cpu-profile";
+import { checkPhase, type PhaseCheck, printCheck } from "./differential";
 import { dblinkCopy, type Timed } from "./floor";
 import { measureReads, printReads, type ReadsResult } from "./reads";
 import { heaviestStatements, printStatements, resetStatements, type StatementCost } from "./statements";
@@ -86,6 +93,8 @@ export interface Phase {
   statements: StatementCost[];
   /** Where the bench process's CPU went while it synced (BENCH_CPU_PROFILE), or null. */
   cpu: CpuSummary | null;
+  /** The touched holdings' stored rows against a recompute from their ledgers, untimed. */
+  check: PhaseCheck;
 }
 
 export interface OneTrade {
@@ -105,6 +114,7 @@ export interface SyncBenchResult {
   sourceRows: number;
   phases: Phase[];
   tradingDay: TradingDay;
+  feeEdits: FeeEdits;
   priceDay: PriceDay;
   season: DividendSeason;
   oneTrade: OneTrade[];
@@ -162,8 +172,10 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
       const statements = counting ? await heaviestStatements(targetPg) : [];
       log(`${name}: ${sync.runs.length} runs, ${(sync.ms / 1000).toFixed(1)} s; floor`);
       const copied = await dblinkCopy(floor, sourceDb, since);
+      const check = await checkPhase(targetPg, since);
+      log(`${name}: differential check, ${printCheck(check)}`);
       await maintained();
-      return { name, sync, floor: copied, statements, cpu };
+      return { name, sync, floor: copied, statements, cpu, check };
     };
     try {
       const phases = [await phase("initial", null)];
@@ -182,6 +194,16 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
       since = await clock();
       const tradingDay = await applyTradingDay(sourcePg);
       phases.push(await phase("trading day", since));
+
+      // Nothing changed: what a run costs before it finds work, which the phases below are read beyond.
+      await settle();
+      since = await clock();
+      phases.push(await phase("empty run", since));
+
+      await settle();
+      since = await clock();
+      const feeEdits = await applyFeeEdits(sourcePg);
+      phases.push(await phase("fee edits only", since));
 
       // A price day: one close per stock code on a new date; a valuation, never a P&L recompute.
       await settle();
@@ -273,7 +295,7 @@ export async function runSyncBenchmark(): Promise<SyncBenchResult> {
         ...slugs[0],
         largeCodes: { most: codes.at(-1)!, fewest: codes[0]! },
       });
-      return { sourceRows, phases, tradingDay, priceDay, season, oneTrade, reads };
+      return { sourceRows, phases, tradingDay, feeEdits, priceDay, season, oneTrade, reads };
     } finally {
       await Promise.all([floor.end(), sourcePg.end(), targetPg.end()]);
     }
@@ -299,16 +321,24 @@ export function printSyncTable(r: SyncBenchResult): string {
     "Floor: the same changed rows copied by INSERT ... SELECT over dblink between two databases of the same server (no HTTP, no JSON, no metrics), measured right after each phase.",
     `Trading day: ${n(d.appended)} trades appended on ${d.date} for ${n(d.customers)} customers, ${n(d.holdings)} positions moved, ${n(d.edited)} older trades edited, ${n(d.deleted)} soft-deleted.`,
     `Price day: ${n(r.priceDay.closes)} closes on ${r.priceDay.date}; ${n(r.priceDay.valuedCustomers)} customers hold a stock that got one (their valuation changes, their P&L does not).`,
-    `Dividend season: ${n(r.season.credits)} share credits with ex-date ${r.season.date}, ${n(r.season.holdings)} positions moved.`,
+    `Fee edits only: the fee of ${n(r.feeEdits.edited)} old trades (${n(r.feeEdits.sells)} sells) raised by 1 đồng, each at least 30 days before its holding's last trade.`,
+    `Dividend season (share credits only): ${n(r.season.credits)} share credits with ex-date ${r.season.date}, ${n(r.season.holdings)} positions moved.`,
     "",
-    "| phase | runs | rows written | trades changed | whole s | of which metrics s | floor s | whole ÷ floor | data (whole − metrics) ÷ floor | holdings recomputed | customers merged | metrics ms per changed trade |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| phase | runs | rows written | trades changed | whole s | of which metrics s | floor s | whole ÷ floor | beyond the empty run ÷ floor | data (whole − metrics) ÷ floor | holdings recomputed | customers merged | metrics ms per changed trade |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
+  const emptyMs = r.phases.find((p) => p.name === "empty run")?.sync.ms ?? 0;
   for (const { name, sync, floor } of r.phases) {
     lines.push(
-      `| ${name} | ${sync.runs.length} | ${n(sync.rows)} | ${n(sync.trades)} | ${seconds(sync.ms)} | ${seconds(sync.metricsMs)} | ${seconds(floor.ms)} | ${(sync.ms / floor.ms).toFixed(1)} | ${((sync.ms - sync.metricsMs) / floor.ms).toFixed(1)} | ${n(sync.holdings)} | ${n(sync.customers)} | ${sync.trades ? (sync.metricsMs / sync.trades).toFixed(2) : "—"} |`,
+      `| ${name} | ${sync.runs.length} | ${n(sync.rows)} | ${n(sync.trades)} | ${seconds(sync.ms)} | ${seconds(sync.metricsMs)} | ${seconds(floor.ms)} | ${(sync.ms / floor.ms).toFixed(1)} | ${((sync.ms - emptyMs) / floor.ms).toFixed(1)} | ${((sync.ms - sync.metricsMs) / floor.ms).toFixed(1)} | ${n(sync.holdings)} | ${n(sync.customers)} | ${sync.trades ? (sync.metricsMs / sync.trades).toFixed(2) : "—"} |`,
     );
   }
+  lines.push(
+    "",
+    "Differential check after each phase (scripts/bench/differential.ts, untimed): every stored metrics row of the holdings the phase touched against a recompute from their ledgers; the differences must be 0.",
+    "",
+    ...r.phases.map(({ name, check }) => `- ${name}: ${printCheck(check)}`),
+  );
   lines.push(
     "",
     `One new trade for a customer with ${n(BIG_TRADES)} trades (holdings of ${n(BIG_HOLDING)}, and three of ${n((BIG_TRADES - BIG_HOLDING) / 3)}); read floor: that holding's trades read as JSON straight from PostgreSQL (median of 3, no HTTP, no P&L).`,

@@ -16,14 +16,12 @@ import { sql as drizzleSql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { accounts as targetAccounts } from "../../src/db/schema";
 import { servedAccount } from "../../src/db/served";
-import { parseCredits, parseTrades } from "../../src/db/deals";
-import { positionSteps } from "../../src/domain/positions";
-import { type MonthRow, monthsOf } from "../../src/sync/months";
+import type { MonthRow } from "../../src/sync/months";
+import { storedDifferences } from "../../scripts/bench/differential";
 import {
   combinePartials,
   computeMetrics,
   type HoldingPartial,
-  holdingPartial,
   mergePartials,
   type Stats,
   servedTotalReturn,
@@ -382,74 +380,14 @@ function withMonths({ partial, months }: StoredHolding): HoldingPartial {
 }
 
 /**
- * SQL: every holding the target has a trade, a share credit, a position step or a month row of,
- * with its live accepted trades and share credits as tuples (src/db/deals.ts) and `extra`'s columns.
+ * Every holding's stored metrics rows (its partial, months, open lots and position steps), however
+ * many runs continued or relaid them, equal those of its live trades and share credits made
+ * afresh: the differential check the sync bench runs after each phase (scripts/bench/differential.ts).
+ * Holds whenever no holding is pending.
  */
-const holdingLedgers = (extra: string) => `select h.account_id, h.stock_code, (
-       select coalesce(json_agg(json_build_array(t.id, t.account_id, t.trade_date, t.stock_code, t.type, t.quantity,
-         t.total_value::text, t.fee::text, t.personal_tax::text)), '[]')::text
-       from transactions t where t.account_id = h.account_id and t.stock_code = h.stock_code
-         and t.deleted_at is null and t.rejected is null
-     ) as trades, (
-       select coalesce(json_agg(json_build_array(c.id, c.account_id, c.stock_code, c.ex_date, c.quantity)), '[]')::text
-       from corporate_actions c where c.account_id = h.account_id and c.stock_code = h.stock_code
-         and c.type = 'share_dividend' and c.deleted_at is null and c.rejected is null
-     ) as credits, ${extra}
-     from (
-       select account_id, stock_code from transactions where account_id is not null
-       union select account_id, stock_code from corporate_actions where type = 'share_dividend'
-       union select account_id, stock_code from position_steps
-       union select account_id, stock_code from holding_months
-     ) h`;
-
-/**
- * Each holding's stored month rows, however many runs added to them, equal the months of the
- * partial of its live trades and share credits made afresh (src/sync/months.ts). Holds whenever
- * no holding is pending.
- */
-export async function expectMonthsAddUp(target: Sql): Promise<void> {
-  const rows = (await target.query(
-    holdingLedgers(`(
-       select coalesce(json_agg(json_build_object('account_id', o.account_id, 'stock_code', o.stock_code, 'month', o.month,
-         'trades', o.trades, 'pnl', o.pnl::text, 'pnl_inexact', o.pnl_inexact) order by o.month), '[]')::text
-       from holding_months o where o.account_id = h.account_id and o.stock_code = h.stock_code
-     ) as months`),
-  )) as { account_id: string; stock_code: string; trades: string; credits: string; months: string }[];
-  for (const r of rows) {
-    const trades = parseTrades(r.trades);
-    const fresh = trades.length ? monthsOf(r.account_id, r.stock_code, holdingPartial(trades, parseCredits(r.credits))) : [];
-    expect(JSON.parse(r.months), `${r.account_id} ${r.stock_code}`).toEqual(fresh);
-  }
-}
-
-/**
- * Each holding's stored position steps, however many runs continued or relaid them, equal the
- * steps of its live trades and share credits walked afresh (src/domain/positions.ts). Holds
- * whenever no holding is pending.
- */
-export async function expectStepsAddUp(target: Sql): Promise<void> {
-  const rows = (await target.query(
-    holdingLedgers(`(
-       select coalesce(json_agg(json_build_object('date', s.date, 'traded', s.traded, 'shares', s.shares::text,
-         'cost_num', s.cost_num::text, 'cost_den', s.cost_den::text, 'cost_inexact', s.cost_inexact, 'invested', s.invested::text,
-         'withdrawn_num', s.withdrawn_num::text, 'withdrawn_den', s.withdrawn_den::text) order by s.date), '[]')::text
-       from position_steps s where s.account_id = h.account_id and s.stock_code = h.stock_code
-     ) as steps`),
-  )) as { account_id: string; stock_code: string; trades: string; credits: string; steps: string }[];
-  for (const r of rows) {
-    const walked = positionSteps(null, parseTrades(r.trades), parseCredits(r.credits)).map((s) => ({
-      date: s.date,
-      traded: s.traded,
-      shares: String(s.shares),
-      cost_num: s.cost.num.toString(),
-      cost_den: s.cost.den.toString(),
-      cost_inexact: s.inexact,
-      invested: s.invested.toString(),
-      withdrawn_num: s.withdrawn.num.toString(),
-      withdrawn_den: s.withdrawn.den.toString(),
-    }));
-    expect(JSON.parse(r.steps), `${r.account_id} ${r.stock_code}`).toEqual(walked);
-  }
+export async function expectStoredRowsAddUp(target: Sql): Promise<void> {
+  const { differences } = await storedDifferences((text, params) => target.query(text, params));
+  expect(differences).toEqual([]);
 }
 
 /**
