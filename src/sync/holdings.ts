@@ -28,7 +28,7 @@ import type { Profile } from "./profile";
 import { effect, int, manyRows, type Statement, text, textOrNull, type SyncDatabase } from "./database";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../db/deals";
 import { renewLease } from "./lease";
-import { addMonths, dropMonths, monthsOf, withoutMonths } from "./months";
+import { addMonths, monthsOf, replaceMonths, withoutMonths } from "./months";
 import { afterLast, type Batch, readAhead } from "./read-ahead";
 
 /**
@@ -205,6 +205,11 @@ function lotChanges(h: PendingHolding, point: Continued | null): { upto: number;
   return { upto: 0, gone, added: point.opened.filter((l) => !same(l)) };
 }
 
+/** SQL: the position steps of JSON `steps` (stepsOf) as the relation `r`. */
+const STEP_ROWS = (steps: string) =>
+  sql`json_to_recordset(${steps}::json) as r(account_id uuid, stock_code text, date date, traded boolean, shares bigint,
+    cost_num numeric, cost_den numeric, cost_inexact int, invested numeric, withdrawn_num numeric, withdrawn_den numeric)`;
+
 /** Each holding's new position steps, as the statement below reads them: those it lays again. */
 function stepsOf(batch: PendingHolding[]) {
   return batch.flatMap((h) =>
@@ -251,11 +256,11 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
       : [],
   );
   // Continued from a partial stored without its months, a holding's months are what its new
-  // trades and deals add; recomputed whole (or left without trades), its months are laid again.
-  const relaidMonths = keysJson(
-    points.filter(({ holding: h, point }) => h.resume === null || point === null).map((p) => p.holding),
-  );
-  const months = points.flatMap(({ holding: h, point }) => (point ? monthsOf(h.accountId, h.stockCode, point.partial) : []));
+  // trades and deals add; recomputed whole (or left without trades), its months are replaced.
+  const whole = points.filter(({ holding: h, point }) => h.resume === null || point === null);
+  const continued = points.filter(({ holding: h, point }) => h.resume !== null && point !== null);
+  const monthsOfAll = (of: typeof points) =>
+    of.flatMap(({ holding: h, point }) => (point ? monthsOf(h.accountId, h.stockCode, point.partial) : []));
   const closed = lots.flatMap(({ holding: h, upto }) =>
     upto > 0 ? [{ account_id: h.accountId, stock_code: h.stockCode, upto }] : [],
   );
@@ -304,18 +309,21 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
          select r.account_id, r.stock_code, (l ->> 0)::bigint, l -> 1
          from json_to_recordset(${JSON.stringify(opened)}::json) as r(account_id uuid, stock_code text, lots json), json_array_elements(r.lots) l`,
       ),
+      // Only the steps that differ go and come: an old sell's fee edit rewrites its own date's step.
       effect(
         sql`delete from ${positionSteps} s using json_to_recordset(${stepsFrom}::json) as k(account_id uuid, stock_code text, after date, "from" date)
          where s.account_id = k.account_id and s.stock_code = k.stock_code and s.date > coalesce(k.after, '-infinity'::date)
-           and s.date >= coalesce(k."from", '-infinity'::date)`,
+           and s.date >= coalesce(k."from", '-infinity'::date)
+           and not exists (select from ${STEP_ROWS(steps)} where r.account_id = s.account_id and r.stock_code = s.stock_code
+             and r.date = s.date and (r.traded, r.shares, r.cost_num, r.cost_den, r.cost_inexact, r.invested, r.withdrawn_num, r.withdrawn_den)
+               is not distinct from (s.traded, s.shares, s.cost_num, s.cost_den, s.cost_inexact, s.invested, s.withdrawn_num, s.withdrawn_den))`,
       ),
       effect(
         sql`insert into ${positionSteps} (account_id, stock_code, date, traded, shares, cost_num, cost_den, cost_inexact, invested, withdrawn_num, withdrawn_den)
-         select * from json_to_recordset(${steps}::json) as r(account_id uuid, stock_code text, date date,
-           traded boolean, shares bigint, cost_num numeric, cost_den numeric, cost_inexact int, invested numeric, withdrawn_num numeric, withdrawn_den numeric)`,
+         select * from ${STEP_ROWS(steps)} on conflict (account_id, stock_code, date) do nothing`,
       ),
-      dropMonths(relaidMonths),
-      addMonths(months),
+      ...replaceMonths(keysJson(whole.map((p) => p.holding)), monthsOfAll(whole)),
+      addMonths(monthsOfAll(continued)),
       takeOffPending(batch),
     ]),
   );

@@ -4,7 +4,7 @@
  * map of every month of the holding's history. The partial a holding continues from is stored
  * without its months, so what a continuation adds up in its months is the new trades' and
  * deals' alone: those are added to the rows (`addMonths`); a holding recomputed whole has its
- * rows dropped (`dropMonths`) and laid again. Fixed-scale sums and their inexact counts add up exactly
+ * rows replaced by those of its whole history, only the ones that differ written (`replaceMonths`). Fixed-scale sums and their inexact counts add up exactly
  * (src/domain/fixed-sum.ts), so the rows hold what the partial of the whole history would.
  */
 import { sql } from "drizzle-orm";
@@ -65,10 +65,23 @@ export function addMonths(rows: readonly MonthRow[]): Statement<void> {
   );
 }
 
-/** Removes the stored months of the holdings `keys` (the JSON of their keys), before they are laid again whole. */
-export function dropMonths(keys: string): Statement<void> {
-  return effect(
-    sql`delete from ${holdingMonths} m using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
-     where m.account_id = k.account_id and m.stock_code = k.stock_code`,
-  );
+/**
+ * Makes `rows` the stored months of the holdings `keys` (the JSON of their keys), recomputed
+ * whole: only the months that differ go and come, so an old trade's fee edit rewrites its own
+ * month's row (and those of the deals it moved), not the holding's whole history.
+ */
+export function replaceMonths(keys: string, rows: readonly MonthRow[]): Statement<void>[] {
+  return [
+    effect(
+      sql`delete from ${holdingMonths} m using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
+       where m.account_id = k.account_id and m.stock_code = k.stock_code
+         and not exists (select from ${ROWS(rows)} where r.account_id = m.account_id and r.stock_code = m.stock_code
+           and r.month = m.month and (r.trades, r.pnl, r.pnl_inexact) is not distinct from (m.trades, m.pnl, m.pnl_inexact))`,
+    ),
+    effect(
+      sql`insert into ${holdingMonths} (account_id, stock_code, month, trades, pnl, pnl_inexact)
+       select r.account_id, r.stock_code, r.month, r.trades, r.pnl, r.pnl_inexact from ${ROWS(rows)}
+       on conflict (account_id, stock_code, month) do nothing`,
+    ),
+  ];
 }

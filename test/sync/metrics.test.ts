@@ -9,7 +9,7 @@ import { STREAMS } from "../../src/sync/streams";
 import { Book, twoCustomerBook, writeSource } from "../support/book";
 import { rowsReadAsPlanned } from "../support/plans";
 import { getJson } from "../support/worker";
-import { addTrade, changeSource, runWith, sampleBook, softDelete, synced, withSource } from "./helpers";
+import { addTrade, changeSource, expectStoredRowsAddUp, runWith, sampleBook, softDelete, synced, withSource } from "./helpers";
 
 describe("cached answers after a sync", () => {
   it("are dropped for a customer deleted or given a new slug", async () => {
@@ -199,6 +199,37 @@ describe("stored metrics after a sync", () => {
     await synced(dbs.env);
     expect(await expectWhole()).toMatchObject({ lots: [{ at: 150, lot: [5, 62_500_000, 19_730] }] });
     expect(await rows()).toEqual(before);
+  });
+
+  it("write again only the steps and months an old sell's fee edit changes", async () => {
+    const { book, accounts } = twoCustomerBook();
+    const account = accounts.ssi.id;
+    const trade = (trade_date: string, type: "buy" | "sell", quantity: number, price: string) =>
+      book.trade({ account_id: account, trade_date, type, quantity, price });
+    trade("2024-03-04", "buy", 200, "90000");
+    const sell = trade("2024-04-01", "sell", 50, "95000");
+    trade("2024-05-02", "sell", 50, "97000");
+    trade("2024-06-03", "buy", 20, "99000");
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    const rows = () =>
+      dbs.target.query(
+        `select 'step ' || date::text as row, ctid::text, withdrawn_num::text as value from position_steps where account_id = $1
+         union all select 'month ' || month, ctid::text, pnl::text from holding_months where account_id = $1 order by 1`,
+        [account],
+      );
+    const before = await rows();
+    await changeSource(dbs.source, "transactions", sell.id, { fee: "1000" }, "2025-06-01T00:00:00Z");
+    expect((await synced(dbs.env)).holdings_recomputed).toBe(1);
+    const after = await rows();
+    const changed = after.filter((r, i) => r.ctid !== before[i]?.ctid).map((r) => r.row);
+    expect(after.map((r) => r.row)).toEqual(before.map((r) => r.row));
+    // The sell's date's step (its Out) and its month's row (the deal's P&L); nothing else.
+    expect(changed).toEqual(["month 2024-04", "step 2024-04-01"]);
+    expect(after.find((r) => r.row === "step 2024-04-01")?.value).not.toBe(
+      before.find((r) => r.row === "step 2024-04-01")?.value,
+    );
+    await expectStoredRowsAddUp(dbs.target);
   });
 
   it("never merge or continue a partial of another format: the customer is computed from its trades, the holding recomputed whole", async () => {
