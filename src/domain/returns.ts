@@ -1,6 +1,6 @@
 /**
- * The money-weighted return and the annualized returns of DESIGN §6.2 ("Figures over (s, e]",
- * "Rounding"), rounded once, half away from zero, to 4 places.
+ * The money-weighted return and the annualized returns of docs/performance.md ("The rules,
+ * exactly"), rounded once, half away from zero, to 4 places.
  *
  * With cash flows CF_i at t_i whole days after the start and T the period's days,
  * f(y) = sum CF_i (1 + y)^(-t_i / T). The rate is the smallest y in (-1, 10^6) at which f changes
@@ -13,7 +13,7 @@
  * - When every flow is at 0 or T, f = A + B / (1 + y) and the root 1 + y = -B / A is a rational
  *   number: it is rounded exactly.
  * - Otherwise every decision is a proof in fixed-point interval arithmetic (bigfloat.ts), where a
- *   value of f within 10^-50 × sum |CF| of 0 counts as 0 (§6.2). The smallest root is first
+ *   value of f within 10^-50 × sum |CF| of 0 counts as 0 (docs/performance.md). The smallest root is first
  *   isolated: an interval [xLo, xHi] with g > -tol on [xHi, ∞) (so no change of sign at a smaller
  *   y), g <= -tol at xLo and g increasing on [xLo, xHi] (so exactly one change of sign in it).
  *   The certificates: Descartes' rule of signs on the coefficients (at most one sign change: at
@@ -47,7 +47,7 @@ export interface Mwr {
 }
 
 const PLACES = 4;
-/** |f| below sum |CF| / 10^50 counts as 0 (§6.2 "Rounding"). */
+/** |f| below sum |CF| / 10^50 counts as 0 (docs/performance.md, `mwr`). */
 const TOLERANCE = 10n ** 50n;
 const Y_MAX = 1_000_000n;
 /** The precisions (bits) a decision is tried at, in turn. */
@@ -61,11 +61,11 @@ const NO_ROOT: Mwr = { rate: null, status: "no_root", annualized: null };
 const abs = (a: bigint): bigint => (a < 0n ? -a : a);
 
 /**
- * The money-weighted return of `flows` over T days (§6.2 `mwr`), with its annualized figure when
+ * The money-weighted return of `flows` over T days (`mwr` in docs/performance.md), with its annualized figure when
  * `periodDays` (e - s) >= 365.
  *
- * `flows` are the flows of §6.2 as they are, zero amounts included (ignored): -MV(s) at t = 0,
- * -In(d) and +Out(d) at t = d - s, +MV(e) at t = T = e - s. This function applies §6.2's rule for
+ * `flows` are the flows of docs/performance.md as they are, zero amounts included (ignored):
+ * -MV(s) at t = 0, -In(d) and +Out(d) at t = d - s, +MV(e) at t = T = e - s. This function applies its rule for
  * MV(s) = 0 itself: t and T count from the earliest nonzero flow, which is the first nonzero In
  * or Out when MV(s) = 0 and t = 0 otherwise; so the caller may count t from s always (counting
  * from that date already gives the same answer). `no_period` follows: no nonzero flow before the
@@ -95,7 +95,7 @@ export function moneyWeightedReturn(flows: readonly CashFlow[], T: number, perio
 
 /**
  * (1 + twr)^(365/days) - 1 from the exact `twr`, rounded to 4 places; null when 1 + twr <= 0
- * (§6.2 `annualized.twr`). Called when days >= 365, but right for any days >= 1. `twr` must be
+ * (`annualized.twr` in docs/performance.md). Called when days >= 365, but right for any days >= 1. `twr` must be
  * in lowest terms, den > 0, as src/domain/rational.ts gives it; then so is 1 + twr. Reducing it
  * here again ran Euclid on a product of a thousand days' values: most of a range=max read
  * (`rational` in docs/benchmarks.md).

@@ -1,5 +1,5 @@
 /**
- * The page's query string: the trade history filters of 4.3, validated by the API's own
+ * The page's query string: the filters of the trade history (GET /api/transactions/:slug), validated by the API's own
  * HistoryQuery schema (`lang` is the page's language detector's, in src/routes/page.tsx). A
  * plain HTML form submits every field, the empty ones too, so an empty value means "no filter"
  * here, where the API would call it invalid.

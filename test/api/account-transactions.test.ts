@@ -1,5 +1,5 @@
 /**
- * 4.4, the trade history of one account, through Hono's typed client. The fixture's SSI main
+ * GET /api/transactions/:slug/:accountId, the trade history of one account, through Hono's typed client. The fixture's SSI main
  * account holds t3 and t1; its VND account t5, t4 and t2.
  */
 import { describe, expect, it } from "vitest";

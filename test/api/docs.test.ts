@@ -8,7 +8,7 @@ import { apiDatabases } from "../support/api";
 import { ENDPOINTS } from "../support/endpoints";
 import { Client, getJson } from "../support/worker";
 
-const PUBLIC_PATHS = ENDPOINTS.filter((e) => e.spec && e.access === "public").map((e) => e.path);
+const PUBLIC_PATHS = ENDPOINTS.filter((e) => e.access === "public").map((e) => e.path);
 
 const PAGE_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; " +

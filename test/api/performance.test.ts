@@ -1,6 +1,6 @@
 /**
- * GET /api/performance/:slug (DESIGN §6.2): one case per rule, each with a book small enough to
- * work out by hand. Every expected body below is worked out by hand from §6.2 (the comments
+ * GET /api/performance/:slug (docs/performance.md): one case per rule, each with a book small enough to
+ * work out by hand. Every expected body below is worked out by hand from its rules (the comments
  * show the arithmetic); the reference (test/performance/reference.ts) must give it too, and so
  * must the endpoint, over a real sync.
  */
@@ -671,7 +671,7 @@ describe("GET /api/performance/:slug", () => {
     await expectPerformance(dbs, l.book, l.customer, {}, { interval: "day" }, { partial: true });
   });
 
-  it("refuses what §6.2 refuses with 400, naming each parameter", async () => {
+  it("refuses with 400 what PerformanceQuery (src/schemas/queries.ts) refuses, naming each parameter", async () => {
     const l = ledger();
     l.buy("2024-03-01", 100, "10000");
     const dbs = await syncedBook(l.book);

@@ -1,5 +1,5 @@
 /**
- * 4.3, the trade history of all accounts, through Hono's typed client as a frontend calls it.
+ * GET /api/transactions/:slug, the trade history of all accounts, through Hono's typed client as a frontend calls it.
  * Fixture trades newest first: t6 t5 (2024-03-01), t4, t3, t2 t1 (2024-01-05).
  */
 import { describe, expect, it } from "vitest";

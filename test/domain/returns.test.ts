@@ -1,5 +1,5 @@
 /**
- * The money-weighted return and the annualized returns of DESIGN §6.2 (src/domain/returns.ts):
+ * The money-weighted return and the annualized returns of docs/performance.md (src/domain/returns.ts):
  * hand-computed cases, cases computed apart at 60 digits, and random books against a slow
  * reference written apart from the code (integer roots at 40 digits, exact rationals).
  */

@@ -7,7 +7,13 @@
  * Backticked paths are read from the repository's root, as the documents write them. A path with
  * a glob (`src/**\/*.ts`) must match at least one file; a placeholder (`<name>`, `…`) stands for
  * any name, so it is checked as a glob with `*` in its place. Fenced code blocks are commands and
- * code, not pointers, so they are not read. Runs in Node: it reads the file system.
+ * code, not pointers, so they are not read.
+ *
+ * Nor does any file cite a text the repository does not hold: the sections of a design text, a
+ * service spec, a sibling folder of research notes. A clone cannot follow such a citation, so
+ * comments and docs name this repository's own files, symbols and docs instead. The words
+ * looked for are put together from parts below, so that this file does not cite them itself.
+ * Runs in Node: it reads the file system.
  */
 import { existsSync, globSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -30,6 +36,41 @@ function skippedFolders(): Set<string> {
     .filter((line) => line.endsWith("/") && !line.startsWith("#"))
     .map((line) => line.replace(/^\/|\/$/g, ""));
   return new Set([".git", ...ignored]);
+}
+
+/** What a citation of a text outside the repository looks like, each put together from parts. */
+const OUTSIDE_CITATIONS: readonly RegExp[] = [
+  ["DES", "IGN"],
+  ["design", "\\.md"],
+  ["\u00a7"],
+  ["service", "-spec"],
+  ["\\.\\./", "shared"],
+  ["research", "/"],
+].map((parts) => new RegExp(parts.join(""), parts[0] === "design" ? "i" : ""));
+
+/** The folders and top-level files whose text is searched for outside citations. */
+const CITING = ["src", "test", "docs", "scripts", ".ci", "README.md", "ARCHITECTURE.md"];
+
+/** Every file under `path` (itself, when a file), but those in skipped folders. */
+function filesUnder(path: string, skip = skippedFolders()): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true }).flatMap((entry) => {
+    const child = join(path, entry.name);
+    if (entry.isDirectory() && (skip.has(entry.name) || skip.has(relative(root, child)))) return [];
+    return filesUnder(child, skip);
+  });
+}
+
+/** Each line of `text` that cites a text outside the repository: `file:line: "what" in <the line>`. */
+function outsideCitations(text: string, file: string): string[] {
+  if (text.includes("\0")) return []; // not text
+  const where = relative(root, file);
+  return text.split("\n").flatMap((line, i) =>
+    OUTSIDE_CITATIONS.flatMap((pattern) => {
+      const found = pattern.exec(line)?.[0];
+      return found === undefined ? [] : [`${where}:${i + 1}: cites "${found}" in ${JSON.stringify(line.trim().slice(0, 160))}`];
+    }),
+  );
 }
 
 function markdownFiles(dir = root, skip = skippedFolders()): string[] {
@@ -178,5 +219,43 @@ describe("the Markdown files point only at what exists", () => {
     expect(anchorOf("The typed client (`hc<AppType>`)")).toBe("the-typed-client-hcapptype");
     expect(anchorOf("Deploying to Cloudflare and Neon")).toBe("deploying-to-cloudflare-and-neon");
     expect([...anchorsOf("# A\n## A\n```\n# not a heading\n```\n## B b")]).toEqual(["a", "a-1", "b-b"]);
+  });
+});
+
+describe("comments and docs cite only this repository", () => {
+  it("has no citation of a text the repository lacks in src/, test/, docs/, scripts/, .ci/, README.md or ARCHITECTURE.md", () => {
+    const files = CITING.flatMap((path) => filesUnder(join(root, path)));
+    expect(files.map((file) => relative(root, file))).toEqual(
+      expect.arrayContaining(["src/domain/returns.ts", "test/node/docs-links.test.ts", "docs/sync.md", "README.md", ".ci/run"]),
+    );
+    expect(files.flatMap((file) => outsideCitations(readFileSync(file, "utf8"), file))).toEqual([]);
+  });
+
+  it("would report each kind of outside citation with its file, line and text", () => {
+    const file = join(root, "src", "example.ts");
+    const [sections, sign, spec, shared, research] = [
+      ["DES", "IGN"],
+      ["\u00a7"],
+      ["service", "-spec"],
+      ["../", "shared"],
+      ["research", "/"],
+    ].map((parts) => parts.join(""));
+    const designFile = `${sections}.md`;
+    const text = [
+      "/**",
+      ` * The rule of ${sections} 6.2.`,
+      ` * As ${designFile.toLowerCase()} says, and ${sign}7.`,
+      ` * See the ${spec}, ${shared}/notes.md and ${research}perf.md.`,
+      " * docs/performance.md states it, and the design of the sync is in docs/sync.md.",
+      " */",
+    ].join("\n");
+    expect(outsideCitations(text, file)).toEqual([
+      `src/example.ts:2: cites "${sections}" in "* The rule of ${sections} 6.2."`,
+      `src/example.ts:3: cites "${designFile.toLowerCase()}" in "* As ${designFile.toLowerCase()} says, and ${sign}7."`,
+      `src/example.ts:3: cites "${sign}" in "* As ${designFile.toLowerCase()} says, and ${sign}7."`,
+      `src/example.ts:4: cites "${spec}" in "* See the ${spec}, ${shared}/notes.md and ${research}perf.md."`,
+      `src/example.ts:4: cites "${shared}" in "* See the ${spec}, ${shared}/notes.md and ${research}perf.md."`,
+      `src/example.ts:4: cites "${research}" in "* See the ${spec}, ${shared}/notes.md and ${research}perf.md."`,
+    ]);
   });
 });

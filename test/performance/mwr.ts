@@ -1,10 +1,10 @@
 /**
- * The money-weighted return of DESIGN §6.2, read literally, for the reference: f(y) = sum CF ×
+ * The money-weighted return of docs/performance.md, read literally, for the reference: f(y) = sum CF ×
  * (1 + y)^(-t/T); the rate is the smallest y in (-1, 10^6) where f changes sign, and a rounding
  * boundary b is decided by the sign of f(b) (σ, the sign of f just above -1: the root is past b
  * when f(b) has sign σ; f(b) = 0 is the root b, rounded away from zero). Exactly, with fractions,
  * when every t is 0 or T; otherwise at 75 places (./precise.ts) with |f(b)| below 10^-50 × sum
- * |CF| counted as 0, as §6.2 says.
+ * |CF| counted as 0, as it says.
  *
  * The search works in z = ln(1 + y), where f(z) = sum CF × e^(-z t/T). It walks (z0, ln(10^6 + 1))
  * from the left, dropping every interval on which σf > 0 is proven by a Lipschitz bound, so the

@@ -1,9 +1,9 @@
 /**
- * Fixed-point real arithmetic at 75 decimal places for the performance reference (DESIGN §6.2):
+ * Fixed-point real arithmetic at 75 decimal places for the performance reference (docs/performance.md):
  * exp and ln of exact fractions, for the money-weighted return's f(y) = sum CF × (1 + y)^(-t/T)
  * and the annualized powers, which are irrational in general. Every operation truncates at
  * most a few units of 10^-75, so a value computed here is within 10^-70 (relative, for the sizes
- * the tests use) of the true one: far inside the 10^-50 × sum |CF| that §6.2 counts as 0.
+ * the tests use) of the true one: far inside the 10^-50 × sum |CF| that the mwr's rule counts as 0.
  * Written apart from src/domain, for clarity, not speed.
  */
 import { Fraction } from "../domain/fraction";

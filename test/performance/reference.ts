@@ -1,7 +1,7 @@
 /**
- * The reference for GET /api/performance/:slug: DESIGN §6.2 read literally, from the source's
- * rows alone, with exact fractions for every figure, rounded once at the end. Every point is
- * recomputed from the ledger (no stored steps): the walk of §6 and §6.1 replays every event up
+ * The reference for GET /api/performance/:slug: docs/performance.md read literally, from the
+ * source's rows alone, with exact fractions for every figure, rounded once at the end. Every point is
+ * recomputed from the ledger (no stored steps): the walk of docs/pnl.md and docs/corporate-actions.md replays every event up
  * to each point. Slow and obvious, written apart from src/domain, so the endpoint can be checked
  * against it on any book.
  */
@@ -27,7 +27,10 @@ const live = (r: { deleted_at: string | null }) => r.deleted_at === null;
 const STOCK_CODE = /^[A-Z0-9]{1,10}$/;
 const negative = (m: string) => money(m).sign() < 0;
 
-/** The rows §7 lets into the served ledger (the tests' books hold only such rows, this says so). */
+/**
+ * The rows the sync lets into the served ledger (the rejection rules of `STREAMS` in src/sync/streams.ts,
+ * docs/sync.md): the tests' books hold only such rows, this says so.
+ */
 const servedTrade = (t: TransactionRow) =>
   live(t) && t.quantity > 0 && ![t.price, t.total_value, t.fee, t.personal_tax].some(negative) && STOCK_CODE.test(t.stock_code);
 const servedAction = (c: CorporateActionRow) =>
@@ -49,7 +52,7 @@ type Event =
   | { date: string; rank: 0; id: string; credit: CorporateActionRow }
   | { date: string; rank: 1 | 2; id: string; trade: TransactionRow };
 
-/** The share credits and trades in the order of §6 and §6.1: by date, credits, buys, sells, then id. */
+/** The share credits and trades in the order of docs/pnl.md and docs/corporate-actions.md: by date, credits, buys, sells, then id. */
 const inWalkOrder = (trades: TransactionRow[], actions: CorporateActionRow[]): Event[] =>
   [
     ...actions
@@ -163,7 +166,7 @@ export function referencePerformance(book: Book, customerId: string, query: Perf
     };
   }
 
-  // The walk: events in the order of §6 and §6.1, every point recomputed from the start.
+  // The walk: events in that order (inWalkOrder), every point recomputed from the start.
   const events = inWalkOrder(trades, actions);
   const cashDividends = actions.filter((c) => c.type === "cash_dividend");
 
@@ -386,7 +389,7 @@ function walkTo(
   return { date, mv, inflow, sells, dividends, unpricedValue, unpricedPositions, state };
 }
 
-/** §6.2's mwr and its annualized figure over (s, e]. */
+/** The mwr and its annualized figure over (s, e] (docs/performance.md). */
 function moneyWeighted(s: string, e: string, startValue: Fraction, endValue: Fraction, inRange: PointState[]) {
   const none = { rate: null, status: "no_period" as const, annualized: null };
   const flowDates = inRange.filter((p) => p.inflow.sign() !== 0 || p.sells.add(p.dividends).sign() !== 0).map((p) => p.date);
@@ -434,8 +437,8 @@ function order<T extends Record<string, unknown>>(data: T) {
 }
 
 /**
- * The parts of §6.2's consistency identity over `max` (no broker), each from the ledger: the
- * average-cost realized P&L of §6.1, the open positions' MV - C at as_of, and the net of the
+ * The parts of the consistency identity over `max` (no broker; docs/performance.md), each from
+ * the ledger: the average-cost realized P&L (docs/corporate-actions.md), the open positions' MV - C at as_of, and the net of the
  * cash dividends with ex_date <= as_of. Their sum is what `pnl` must be, exactly.
  */
 export function identityParts(book: Book, customerId: string, benchmarkCode = "VNINDEX") {

@@ -269,7 +269,7 @@ describe("a 404 does not tell a malformed slug from an unknown one", () => {
       expect(await once(path(newSlug())), path("<unknown>")).toBe(1);
       for (const slug of MALFORMED) expect(await once(path(slug)), path(slug).slice(0, 80)).toBe(1);
     }
-    // The account of 4.4: malformed, unknown, and someone else's cost the same.
+    // The account of GET /api/transactions/:slug/:accountId: malformed, unknown, and someone else's cost the same.
     const accountPath = (slug: string, accountId: string) =>
       pathOf(BY_SLUG.find((e) => e.path.includes("{accountId}"))!, { slug, accountId });
     expect(await once(accountPath(customer.slug, crypto.randomUUID()))).toBe(1);

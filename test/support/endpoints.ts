@@ -15,8 +15,6 @@ export interface Endpoint {
   cached: boolean;
   /** The databases a request reaches. */
   reads: ReadonlyArray<"target" | "source">;
-  /** Its number in the service's spec (the `#` of docs/api.md's curl table), where it has one. */
-  spec?: string;
   /** The document's operationId: what generated clients call it. */
   operationId: string;
 }
@@ -28,7 +26,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
     access: "public",
     cached: true,
     reads: ["target"],
-    spec: "4.1",
     operationId: "getCustomer",
   },
   {
@@ -37,7 +34,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
     access: "public",
     cached: true,
     reads: ["target"],
-    spec: "4.2",
     operationId: "getPortfolio",
   },
   {
@@ -46,7 +42,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
     access: "public",
     cached: true,
     reads: ["target"],
-    spec: "4.3",
     operationId: "listTransactions",
   },
   {
@@ -55,7 +50,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
     access: "public",
     cached: true,
     reads: ["target"],
-    spec: "4.4",
     operationId: "listAccountTransactions",
   },
   {
@@ -64,7 +58,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
     access: "public",
     cached: true,
     reads: ["target"],
-    spec: "4.5",
     operationId: "getStats",
   },
   {
@@ -73,7 +66,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
     access: "public",
     cached: true,
     reads: ["target"],
-    spec: "4.6",
     operationId: "getAnalytics",
   },
   {
@@ -82,7 +74,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
     access: "public",
     cached: true,
     reads: ["target"],
-    spec: "4.7",
     operationId: "getAggregate",
   },
   {
@@ -107,7 +98,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
     access: "public",
     cached: true,
     reads: ["target"],
-    spec: "4.8",
     operationId: "listBrokers",
   },
   {
@@ -116,7 +106,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
     access: "admin",
     cached: false,
     reads: ["target", "source"],
-    spec: "4.9",
     operationId: "runSync",
   },
   {

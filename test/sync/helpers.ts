@@ -147,7 +147,7 @@ const byKey =
 export interface ServedCustomer {
   slug: string;
   aggregate: unknown;
-  /** The whole history, newest first, as 4.3 pages it. */
+  /** The whole history, newest first, as GET /api/transactions/:slug pages it. */
   history: unknown[];
 }
 
@@ -244,7 +244,7 @@ export async function referenceServed(
   };
 }
 
-/** The whole history of a slug through 4.3, page after page. */
+/** The whole history of a slug through GET /api/transactions/:slug, page after page. */
 async function fullHistory(env: Env, slug: string): Promise<unknown[]> {
   const rows: unknown[] = [];
   for (let page = 1; ; page++) {

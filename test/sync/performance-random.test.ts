@@ -4,8 +4,8 @@
  * beyond the lots), share credits, cash dividends paid later, closes with gaps, stocks never
  * priced, a benchmark with closes on some days or none (then every code's dates are the
  * calendar). Every range, and a few from/to/broker/interval queries, must equal the reference
- * in every figure and point; over max, pnl must equal §6.2's consistency identity, and
- * stats.total_return where §6.2 says it must.
+ * in every figure and point; over max, pnl must equal the consistency identity of
+ * docs/performance.md ("The rules, exactly"), and stats.total_return where it says it must.
  *
  * Seeded, so a failure replays: fast-check prints the seed and path; add the seed to SEEDS.
  * More: VITE_PERF_SEEDS=1,2,3.
@@ -196,7 +196,7 @@ describe("performance on random books", () => {
                 expected,
               );
             }
-            // §6.2's consistency, over max with e = as_of.
+            // The consistency identity, over max with e = as_of.
             const parts = identityParts(book, customer.id);
             const max = referencePerformance(book, customer.id, {});
             expect(max.pnl, "pnl = realized (average cost) + open MV - C + dividends").toBe(parts.pnl.toRoundedNumber(2));

@@ -133,7 +133,7 @@ function groupBy<T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> {
 }
 
 /**
- * Values each point (§6.2): each position's step in force (its latest on or before the point)
+ * Values each point (value in docs/performance.md): each position's step in force (its latest on or before the point)
  * times its code's close in force, exactly in 10^-4 đồng; a position with shares and no close
  * yet is listed unpriced with its C; and the benchmark's close in force. The points ascend, so
  * each position and code is one forward pass.
