@@ -47,6 +47,16 @@ a{color:#0b57d0}
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
+/**
+ * The document's descriptions are CommonMark (what OpenAPI says they are); of it, they use
+ * code spans: `X-Admin-Key`. Each becomes a <code>, the rest stays text, escaped as any text of
+ * the page is. A backtick with no partner is printed as it is.
+ */
+export function inlineMarkdown(text: string) {
+  const parts = text.split(/`([^`]+)`/);
+  return parts.map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part));
+}
+
 function listed(document: DescribedDocument) {
   const operations = Object.entries(document.paths).flatMap(([path, item]) =>
     METHODS.filter((method) => item?.[method]).map((method) => ({ method, path, operation: item![method]! })),
@@ -75,19 +85,19 @@ export function referencePage(document: DescribedDocument, scripts: PageScripts)
 <body>
   <main id="operations">
     <h1>${title} <small>${version}</small></h1>
-    ${description ? html`<p>${description}</p>` : ""}
+    ${description ? html`<p>${inlineMarkdown(description)}</p>` : ""}
     <p>The <a href="${scripts.document}">OpenAPI document</a> describes every field.</p>
     <p class="try"><button type="button" id="${scripts.tryIt}" hidden>Open the interactive reference, with requests to try</button></p>
     ${listed(document).map(
       (group) => html`<section>
       <h2>${group.name}</h2>
-      ${group.description ? html`<p>${group.description}</p>` : ""}
+      ${group.description ? html`<p>${inlineMarkdown(group.description)}</p>` : ""}
       <ul>
         ${group.operations.map(
           ({ method, path, operation }) => html`<li>
           <span class="summary">${operation.summary ?? `${method.toUpperCase()} ${path}`}</span>
           <span class="method ${method}">${method.toUpperCase()}</span><code>${path}</code>
-          ${operation.description ? html`<p class="description">${operation.description}</p>` : ""}
+          ${operation.description ? html`<p class="description">${inlineMarkdown(operation.description)}</p>` : ""}
         </li>`,
         )}
       </ul>

@@ -85,7 +85,9 @@ export const Performance = z
     unpriced_value: money(0).openapi({ description: "Positions with no close yet, valued at their cost" }),
     unpriced_positions: count("Positions with shares and no close at e"),
     dividends_receivable: money(0).openapi({ description: "Cash dividends past their ex-date on e and not yet paid" }),
-    holdings_mismatch: count("Holdings whose shares today the trade ledger does not explain (0 when it does)"),
+    holdings_mismatch: count(
+      "(account, stock) pairs whose shares today, their holdings rows summed, the trade ledger does not explain (0 when it does)",
+    ),
     points: z.array(PerformancePoint).openapi({ description: "The chart, oldest first; the first at s, the last at e" }),
   })
   .openapi("Performance", {

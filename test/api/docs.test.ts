@@ -3,7 +3,9 @@
  * Spectral, generated types); the page is opened in Chromium by test/browser/docs.test.ts.
  */
 import { env } from "cloudflare:workers";
+import { html } from "hono/html";
 import { describe, expect, it } from "vitest";
+import { inlineMarkdown } from "../../src/routes/docs-page";
 import { apiDatabases } from "../support/api";
 import { ENDPOINTS } from "../support/endpoints";
 import { Client, getJson } from "../support/worker";
@@ -87,6 +89,22 @@ describe("GET /api/docs", () => {
     ];
     expect(listed.map(([, summary, method, path]) => [method, path, htmlText(summary!)]).sort()).toEqual(
       ENDPOINTS.map((e) => [e.method, e.path, document.paths[e.path][e.method].summary]).sort(),
+    );
+  });
+
+  it("renders the descriptions' code spans as code, and prints no backtick", async () => {
+    const dbs = await apiDatabases();
+    const page = (await getJson(dbs.env, "/api/docs")).text;
+    expect(page).toContain("<code>X-Admin-Key</code>");
+    expect(page).toContain("Runs <code>select 1</code> on the target database.");
+    // The descriptions use code spans (the info's, a tag's, operations'), and none is left as backticks.
+    expect(page).toContain("Every response carries <code>success</code>");
+    expect(page.replace(/<script id="api-reference"[^>]*>/, "")).not.toContain("`");
+  });
+
+  it("escapes what a code span holds, and prints a backtick with no partner as it is", async () => {
+    expect(String(await html`<p>${inlineMarkdown("a `<b>` and `x` then ` alone")}</p>`)).toBe(
+      "<p>a <code>&lt;b&gt;</code> and <code>x</code> then ` alone</p>",
     );
   });
 

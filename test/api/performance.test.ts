@@ -258,6 +258,36 @@ describe("GET /api/performance/:slug", () => {
     );
   });
 
+  it("counts holdings_mismatch by (account, stock) pair, the holdings rows of a pair summed", async () => {
+    const book = new Book();
+    // Each customer holds FPT in two holdings rows of one account.
+    const pair = (rows: readonly [number, number], ledgerShares: number) => {
+      const l = ledger(book);
+      l.buy("2024-03-01", ledgerShares, "10000");
+      for (const quantity of rows)
+        l.book.holding({ account_id: l.account.id, quantity, avg_cost: "10000", total_cost: `${quantity * 10000}.0000` });
+      return l.customer;
+    };
+    // 800 + 1,600 = 2,400 against 3,500: one pair off (counted row by row, it was two).
+    const apart = pair([800, 1600], 3500);
+    // 1,000 + 1,000 = 2,000 against 1,000: one pair off (row by row, each row matched the 1,000).
+    const doubled = pair([1000, 1000], 1000);
+    // 1,000 + 1,000 = 2,000 against 2,000: the pair agrees (row by row, both rows were off).
+    const agrees = pair([1000, 1000], 2000);
+    for (const date of ["2024-03-01", "2024-03-04"]) book.price({ stock_code: "VNINDEX", trade_date: date, close_price: "1000" });
+    const dbs = await syncedBook(book);
+    for (const [customer, mismatch] of [
+      [apart, 1],
+      [doubled, 1],
+      [agrees, 0],
+    ] as const) {
+      await expectPerformance(dbs, book, customer, {}, { holdings_mismatch: mismatch }, { partial: true });
+      const { status, body } = await performanceOf(dbs, customer.slug);
+      expect(status).toBe(200);
+      expect(body.data.holdings_mismatch, customer.slug).toBe(mismatch);
+    }
+  });
+
   it("values an unpriced position at its exact C when sells left the stored C inexact, and after a close by it", async () => {
     const l = ledger();
     const vnm = { stock_code: "VNM", isin_code: "VN000000VNM8" };

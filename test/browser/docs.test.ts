@@ -122,6 +122,9 @@ describe("the API reference in Chromium", () => {
     expect(summaries.length).toBe(ENDPOINTS.length);
     const listed = await page.locator("#operations .summary").allInnerTexts();
     expect(listed.sort()).toEqual([...summaries].sort());
+    // The descriptions' code spans show as code, not as backticks.
+    expect(await page.locator("#operations").textContent()).not.toContain("`");
+    expect(await page.locator("#operations p code").allInnerTexts()).toEqual(expect.arrayContaining(["X-Admin-Key", "select 1"]));
     // A button that needs a script is not offered without one.
     expect(await page.locator("#try-it").isVisible()).toBe(false);
     expect(policy).toContain("script-src 'self';");

@@ -1,10 +1,12 @@
 /**
  * wrangler.toml against what the code announces and requires: the brakes' `RateLimit-Policy`
  * (src/rate-limit.ts BRAKES) states each binding's `simple` limit and period, and every binding
- * the Worker refuses to run without (src/bindings.ts) is declared, under its name.
+ * the Worker refuses to run without (src/bindings.ts) is declared, under its name. And what
+ * `npm start` shows of wrangler's output (scripts/wrangler-dev.ts): its bindings table once.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { bindingsOnce } from "../../scripts/wrangler-dev";
 import { REQUIRED_BINDINGS } from "../../src/bindings";
 import { BRAKES } from "../../src/rate-limit";
 
@@ -32,5 +34,33 @@ describe("wrangler.toml", () => {
   it("declares every binding the Worker refuses to run without", () => {
     const declared = [...Object.keys(rateLimits()), ...[...toml.matchAll(/^binding\s*=\s*"([^"]+)"/gm)].map((m) => m[1])];
     for (const name of REQUIRED_BINDINGS) expect(declared, name).toContain(name);
+  });
+});
+
+describe("wrangler dev's output through npm start", () => {
+  const table = (mode: string) => [
+    "Your Worker has access to the following bindings:",
+    "Binding                                  Resource       Mode",
+    `env.SYNC_QUEUE (sync-continuations)      Queue          ${mode}`,
+    "",
+  ];
+  const run = (lines: string[]) => {
+    const filter = bindingsOnce();
+    return lines.flatMap((line) => filter(line));
+  };
+
+  it("shows the bindings table once when the registry update repeats it", () => {
+    const start = ["Using secrets defined in .dev.vars", ...table("local"), "⎔ Starting local server..."];
+    const again = ["⎔ Connection status updated", ...table("local"), "[wrangler:info] Ready on http://127.0.0.1:8787"];
+    expect(run([...start, ...again])).toEqual([...start, "[wrangler:info] Ready on http://127.0.0.1:8787"]);
+    // With colours, as on a terminal.
+    const coloured = (lines: string[]) => lines.map((line) => (line ? `\x1b[2m${line}\x1b[22m` : line));
+    expect(run([...start, ...coloured(again)])).toEqual([...start, ...coloured(again).slice(-1)]);
+  });
+
+  it("shows a table that changed, with the line that announced it", () => {
+    const lines = [...table("local"), "⎔ Connection status updated", ...table("connected"), "ready"];
+    expect(run(lines)).toEqual(lines);
+    expect(run(["⎔ Connection status updated", "ready"])).toEqual(["⎔ Connection status updated", "ready"]);
   });
 });

@@ -2,13 +2,13 @@
  * The admin key (ARCHITECTURE.md "The slug is the capability"; src/auth.ts): anything
  * but the configured key is 401 without reaching a database or throwing, whatever its length or
  * characters; wrong keys are throttled per client (ADMIN_KEY_LIMITER, wrangler.toml: 10 per 60 s);
- * a short configured key is reported as weak; and neither the key nor a database password ever
+ * a short configured key is reported as weak (not the shipped local key on a local host); and neither the key nor a database password ever
  * shows up in a log line or a response body, whether the sync fails or succeeds.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/env";
 import { Book, writeSource } from "../support/book";
-import { adminKeyWeakness } from "../../src/auth";
+import { adminKeyWeakness, LOCAL_ADMIN_KEY } from "../../src/auth";
 import { freshDatabases, type TestDatabases } from "../support/databases";
 import { Client, newIp, type Reply } from "../support/worker";
 import { clearOfWindowEnd } from "./helpers";
@@ -181,6 +181,35 @@ describe("a weak admin key", () => {
       },
     ]);
     expect(warnings.join("\n")).not.toContain(weak);
+  });
+
+  it("is not reported for the shipped local key on a local host, and is on any other host", async () => {
+    expect(LOCAL_ADMIN_KEY).toBe("dev-admin-key"); // .dev.vars.example's, which tooling sends
+    const { dbs } = await withKey(LOCAL_ADMIN_KEY);
+    const warnings: string[] = [];
+    vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
+    for (const origin of ["http://127.0.0.1:8787", "http://localhost:8787", "http://[::1]:8787"]) {
+      expect((await postSync(new Client(dbs.env, { origin }), LOCAL_ADMIN_KEY)).status, origin).toBe(200);
+    }
+    expect(warnings).toEqual([]);
+    // The sync status, which is asked, still says so.
+    const status = await new Client(dbs.env, { origin: "http://127.0.0.1:8787" }).get("/api/sync/status", {
+      "X-Admin-Key": LOCAL_ADMIN_KEY,
+    });
+    expect(status.body.data.admin_key).toEqual({ weak: true, advice: expect.stringContaining("13 characters") });
+    // Deployed with the shipped key (here: any host that is not this machine), each use warns.
+    for (const origin of ["https://api.example.com", "https://127.0.0.1.example.com"]) {
+      expect((await postSync(new Client(dbs.env, { origin }), LOCAL_ADMIN_KEY)).status, origin).toBe(200);
+    }
+    expect(warnings.map((line) => JSON.parse(line).event)).toEqual(["weak_admin_key", "weak_admin_key"]);
+  });
+
+  it("is reported for another weak key on a local host", async () => {
+    const { dbs } = await withKey("short-admin-key");
+    const warnings: string[] = [];
+    vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
+    expect((await postSync(new Client(dbs.env, { origin: "http://127.0.0.1:8787" }), "short-admin-key")).status).toBe(200);
+    expect(warnings.map((line) => JSON.parse(line).event)).toEqual(["weak_admin_key"]);
   });
 
   it("is not reported when the key is strong", async () => {

@@ -284,8 +284,11 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
       from steps group by date
     ),
     paid as (select ex_date as d, sum(net) as dividends from divs group by ex_date),
+    -- The pairs the back office states and their shares: the rows of a pair summed, as the
+    -- ledger has one figure per pair (docs/performance.md, "Holdings mismatch").
     held as (
-      select h.account_id, h.stock_code, h.quantity from ${holdings} h where h.account_id in (select id from accts) and ${live(h)}
+      select h.account_id, h.stock_code, sum(h.quantity) as quantity from ${holdings} h
+      where h.account_id in (select id from accts) and ${live(h)} group by h.account_id, h.stock_code
     )
     select
       -- A holding with a partial and no steps: a target upgraded from before position steps,
