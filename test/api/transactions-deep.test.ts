@@ -45,7 +45,7 @@ const newestFirst = <T extends { id: string; trade_date: string }>(trades: T[]) 
   [...trades].sort((x, y) => (x.trade_date === y.trade_date ? (x.id < y.id ? 1 : -1) : x.trade_date < y.trade_date ? 1 : -1));
 
 async function page(dbs: TestDatabases, path: string, n: number) {
-  const { status, body } = await getJson(dbs.env, `${path}?per_page=${PER_PAGE}&page=${n}`);
+  const { status, body } = await getJson(dbs.env, `${path}${path.includes("?") ? "&" : "?"}per_page=${PER_PAGE}&page=${n}`);
   expect(status, path).toBe(200);
   return { total: body.pagination.total, ids: body.data.map((t: { id: string }) => t.id) };
 }
@@ -217,5 +217,33 @@ describe("a long history, synced", () => {
     // Every trade of the book is a buy: the count reads them all, the page only its own.
     const query = { page: 2, per_page: PER_PAGE, type: "buy" as const };
     expect(await transactionRowsRead(dbs, customer.slug, query)).toBeLessThanOrEqual(TRADES + 3 * PER_PAGE);
+  }, 120_000);
+
+  it("reads a page filtered by a stock code alone as each account's index range, its total stored while current", async () => {
+    const { book, customer, account, second } = longBook();
+    const dbs = await withSource(book);
+    await synced(dbs.env);
+    const code = book.transactions[0]!.stock_code;
+    const path = `/api/transactions/${customer.slug}?stock_code=${code}`;
+    const ids = newestFirst(book.transactions).map((t) => t.id);
+    await expectPages(dbs, path, ids, [1, 2, Math.ceil(TRADES / PER_PAGE)]);
+    // Page 1 reads its page's trades from each of the two accounts, not the stock's every trade to count and sort.
+    expect(await transactionRowsRead(dbs, customer.slug, { page: 1, per_page: PER_PAGE, stock_code: code })).toBeLessThanOrEqual(
+      2 * PER_PAGE,
+    );
+    const theirs = newestFirst(book.transactions.filter((t) => t.account_id === second.id)).map((t) => t.id);
+    await expectPages(dbs, `/api/transactions/${customer.slug}/${second.id}?stock_code=${code}`, theirs, [1, 3]);
+
+    // While a change waits for the metrics, the total is counted: the stored one may lag behind.
+    await dbs.target.query(
+      `update holding_metrics set partial = jsonb_set(partial, '{transactions}', '1') where account_id = $1`,
+      [account.id],
+    );
+    await dbs.target.query(`insert into metrics_pending (customer_id) values ($1)`, [customer.id]);
+    const uncached = { ...dbs, env: { ...dbs.env, CACHE_TTL_SECONDS: "0" } };
+    expect((await page(uncached, path, 1)).total).toBe(TRADES);
+    // Current again, the stored count is the total (here the one planted above): the stock's trades are not counted.
+    await dbs.target.query(`delete from metrics_pending`);
+    expect((await page(uncached, path, 1)).total).toBe(1 + theirs.length);
   }, 120_000);
 });

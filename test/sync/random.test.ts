@@ -250,20 +250,20 @@ async function expectPagesAsOffset(env: Env, target: Sql): Promise<void> {
   const uncached = { ...env, CACHE_TTL_SECONDS: "0" };
   expect(await target.query(`select customer_id from metrics_pending`)).toEqual([]);
   const served = (await target.query(
-    `select c.slug, t.id, t.account_id from customers c
+    `select c.slug, t.id, t.account_id, t.stock_code from customers c
      join transactions t on t.customer_id = c.id
      join accounts a on a.id = t.account_id and a.customer_id = c.id
      where c.slug is not null and c.deleted_at is null and c.rejected is null
        and t.deleted_at is null and t.rejected is null and a.deleted_at is null and a.rejected is null
        and exists (select from brokers b where b.id = a.broker_id)
      order by t.trade_date desc, t.id desc`,
-  )) as { slug: string; id: string; account_id: string }[];
+  )) as { slug: string; id: string; account_id: string; stock_code: string }[];
   const built = new Set(
     (await target.query(`select c.slug from customers c join customer_histories h on h.customer_id = c.id`)).map((r) => r.slug),
   );
   const perPage = 3;
   const page = async (path: string, n: number) => {
-    const { status, body } = await getJson(uncached, `${path}?per_page=${perPage}&page=${n}`);
+    const { status, body } = await getJson(uncached, `${path}${path.includes("?") ? "&" : "?"}per_page=${perPage}&page=${n}`);
     expect(status, path).toBe(200);
     return { total: body.pagination.total, ids: body.data.map((t: { id: string }) => t.id) };
   };
@@ -290,6 +290,18 @@ async function expectPagesAsOffset(env: Env, target: Sql): Promise<void> {
     for (const account of body.data.customer.accounts as { id: string }[]) {
       const ids = theirs.filter((t) => t.account_id === account.id).map((t) => t.id);
       await expectPaged(`/api/transactions/${slug}/${account.id}`, ids, (last) => [last]);
+    }
+    // Filtered by a stock code alone, the page is merged from the accounts' index ranges and its total stored.
+    for (const code of new Set(theirs.map((t) => t.stock_code))) {
+      const ofCode = theirs.filter((t) => t.stock_code === code);
+      await expectPaged(
+        `/api/transactions/${slug}?stock_code=${code}`,
+        ofCode.map((t) => t.id),
+        (last) => [1, 2, last],
+      );
+      const account = ofCode[0]!.account_id;
+      const ids = ofCode.filter((t) => t.account_id === account).map((t) => t.id);
+      await expectPaged(`/api/transactions/${slug}/${account}?stock_code=${code}`, ids, (last) => [last]);
     }
   }
 }

@@ -7,7 +7,16 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import type { HistoryFilters, Lookup, Transaction } from "./types";
 import { TransactionPage } from "../../schemas";
 import type { Db } from "../client";
-import { accounts, brokers, customerHistories, customers, metricsPending, tradePlaces, transactions } from "../schema";
+import {
+  accounts,
+  brokers,
+  customerHistories,
+  customers,
+  holdingMetrics,
+  metricsPending,
+  tradePlaces,
+  transactions,
+} from "../schema";
 import { live } from "../served";
 import { type PagedRow, pagedListOf, pagedListQuery } from "./paged";
 import { servedAccountOfCustomer, transactionJson } from "./shapes";
@@ -67,6 +76,16 @@ export function historyQuery(db: Db, owner: HistoryOwner, query: HistoryFilters)
             ...placesOf(sql`${tradePlaces.customerId} = ${customers.id}`, tradePlaces.place),
             total: sql`(select ${customerHistories.trades} from ${customerHistories} where ${customerHistories.customerId} = ${customers.id})`,
           },
+    // A broker is a filter of its own: such a page is counted.
+    byStockCode: query.broker
+      ? undefined
+      : {
+          accounts: and(servedAccountOfCustomer, perAccount ? sql`${accounts.id} = ${owner.accountId}` : undefined) as SQL,
+          total: (code) => sql`(select coalesce(sum((${holdingMetrics.partial} ->> 'transactions')::int), 0)::int
+            from ${accounts} join ${holdingMetrics} on ${holdingMetrics.accountId} = ${accounts.id} and ${holdingMetrics.stockCode} = ${code}
+            where ${servedAccountOfCustomer} ${perAccount ? sql`and ${accounts.id} = ${owner.accountId}` : sql``})`,
+          current: historyCurrent,
+        },
     owner: and(
       sql`${customers.slug} = ${owner.slug}`,
       live(customers),

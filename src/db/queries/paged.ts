@@ -9,9 +9,9 @@
  * owner's places are not current, the total is a count of the matches and the page skips
  * (page - 1) × per_page of them: a filtered page walks the owner's matches newest first up to its
  * end, so its cost grows with its depth, bounded by the owner's rows (the trades of one customer,
- * or one account, at most). A filter on `stock_code` reads only that stock's trades, a range of
- * transactions_holding_idx per served account, and sorts them: every page of it costs what the
- * count of that stock's trades costs. The corporate-actions list is always paged this way:
+ * or one account, at most). A filter on `stock_code` alone is read as index ranges per account,
+ * with a stored total (ByStockCode): its first page costs what an unfiltered one costs. The
+ * corporate-actions list is always paged by count and skip:
  * a customer's dividends and share credits are a few per holding per year.
  */
 import { type SQL, and, eq, gte, lte, sql } from "drizzle-orm";
@@ -43,6 +43,8 @@ export interface PagedList {
   owner: SQL;
   /** The rows' stored places, when the list keeps them for `where`; unused when a filter of `query` is set. */
   ordinals?: Ordinals;
+  /** How a page filtered by `stock_code` alone is read, when the list has a way (ByStockCode). */
+  byStockCode?: ByStockCode;
   /** The page and the filters both lists take (src/schemas/queries.ts: listQuery). */
   query: { page: number; per_page: number; stock_code?: string; type?: string; start_date?: string; end_date?: string };
 }
@@ -64,6 +66,21 @@ export interface Ordinals {
   current: SQL;
   /** How many rows are placed, where current: the list's exact total. */
   total: SQL;
+}
+
+/**
+ * A page filtered by `stock_code` alone (the page a stock's link opens), read as index range scans:
+ * each of the owner's accounts gives its matches newest first, up to the page's end, from an index
+ * on (account, stock code, date, id) walked backward, and the page is taken from their merge; the
+ * total is a stored count where current. So its first page costs what an unfiltered page costs,
+ * however many trades the stock has.
+ */
+export interface ByStockCode {
+  /** Which of the owner's accounts the list reads (`accounts` and `customers` in scope). */
+  accounts: SQL;
+  /** The stored count of the owner's rows of `code`, and whether it is current. */
+  total: (code: string) => SQL;
+  current: SQL;
 }
 
 /** The statement, not yet sent, so it can travel in a batch (src/db/queries/customer-page.ts). */
@@ -91,6 +108,30 @@ export function pagedListQuery(db: Db, list: PagedList) {
           limit ${query.per_page} offset ${(query.page - 1) * query.per_page}
         ) page
       )`;
+  const byCode = query.stock_code && !query.type && !query.start_date && !query.end_date ? list.byStockCode : undefined;
+  if (byCode) {
+    const end = query.page * query.per_page;
+    const merged = sql`(
+        select json_agg(page.item order by page.date desc, page.id desc)
+        from (
+          select x.id, x.date, x.item
+          from ${accounts} join ${brokers} on ${brokers.id} = ${accounts.brokerId}
+          cross join lateral (
+            select ${list.id} as id, ${list.date} as date, ${list.item} as item
+            from ${list.table} where ${list.accountId} = ${accounts.id} and ${filters ?? sql`true`}
+            order by ${newestFirst(list.date, list.id)} limit ${end}
+          ) x
+          where ${byCode.accounts}
+          order by x.date desc, x.id desc
+          limit ${query.per_page} offset ${(query.page - 1) * query.per_page}
+        ) page
+      )`;
+    return db.execute<PagedRow>(sql`
+    select case when ${byCode.current} then ${byCode.total(query.stock_code as string)} else ${counted} end as total,
+      coalesce(${merged}, '[]'::json) as data
+    from ${customers} join ${staff} on ${staff.id} = ${customers.staffId}
+    where ${list.owner}`);
+  }
   if (!ordinals) {
     return db.execute<PagedRow>(sql`
     select ${counted} as total, coalesce(${skipped}, '[]'::json) as data
