@@ -14,7 +14,8 @@ import { isLocalHost } from "./db/client";
 import type { Config } from "./env";
 import { AppError } from "./errors";
 import { log } from "./log";
-import { BRAKES, Brake, clientOf, tooMany } from "./rate-limit";
+import { BRAKES } from "./brakes";
+import { Brake, clientOf, tooMany } from "./rate-limit";
 
 /** `openssl rand -base64 32` makes 44 characters; anything under 32 is within reach of guessing offline. */
 export const MIN_ADMIN_KEY_LENGTH = 32;

@@ -13,10 +13,9 @@
  */
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./context";
-import { AppError, type ErrorCode } from "./errors";
+import { BLOCK_MS, BRAKES, type BrakeName } from "./brakes";
+import { AppError } from "./errors";
 
-/** Both bindings' period (wrangler.toml `simple.period`). */
-const BLOCK_MS = 60_000;
 const MAX_REMEMBERED = 10_000;
 
 /**
@@ -28,21 +27,6 @@ const MAX_REMEMBERED = 10_000;
 export function clientOf(req: { header(name: string): string | undefined }): string {
   return req.header("CF-Connecting-IP") ?? "unknown";
 }
-
-/**
- * What each brake announces in `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-09,
- * section 3, "RateLimit-Policy Field": a List of quota policy Items, each a String naming the
- * policy, with `q` the quota and `w` the window in seconds). Static, as the field is meant to be:
- * the limits are wrangler.toml's `simple` settings of each binding (test/node/wrangler.test.ts
- * holds them equal). The quota counts failures (unknown slugs or account ids, wrong keys), not
- * requests: a client reading its own data is never braked.
- */
-export const BRAKES = {
-  lookup: { code: "rate_limited_lookup", policy: `"unknown-lookups";q=30;w=${BLOCK_MS / 1000}` },
-  admin_key: { code: "rate_limited_admin_key", policy: `"wrong-admin-keys";q=10;w=${BLOCK_MS / 1000}` },
-} as const satisfies Record<string, { code: ErrorCode; policy: string }>;
-
-export type BrakeName = keyof typeof BRAKES;
 
 export function tooMany(brake: BrakeName): AppError {
   return new AppError(429, {

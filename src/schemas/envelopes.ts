@@ -4,7 +4,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { ERROR_CODES, type ErrorBody, type ErrorCode as Code, codeFor, reasonFor } from "../errors";
-import { BRAKES, type BrakeName } from "../rate-limit";
+import { BRAKES, type BrakeName } from "../brakes";
 import { Performance } from "./performance";
 import { Analytics, Broker, CorporateAction, Customer, Holding, Pagination, Stats, Transaction } from "./resources";
 

@@ -6,7 +6,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/errors";
-import { BRAKES } from "../../src/rate-limit";
+import { BRAKES } from "../../src/brakes";
 import { BY_SLUG, ENDPOINTS } from "../support/endpoints";
 import { openApiDocument, operations } from "./document";
 

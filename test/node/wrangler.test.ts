@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { bindingsOnce } from "../../scripts/wrangler-dev";
 import { REQUIRED_BINDINGS } from "../../src/bindings";
-import { BRAKES } from "../../src/rate-limit";
+import { BRAKES } from "../../src/brakes";
 
 const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
 
