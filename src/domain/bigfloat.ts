@@ -8,15 +8,13 @@
  * inputs. Each error term below is counted in units of 2^-w ("ulps"); the bounds are deliberately
  * loose (a few ulps each), since a caller that cannot decide at one precision retries at a higher.
  */
-import { roundDiv } from "./units";
+import { abs, roundDiv } from "./units";
 
 export interface Ball {
   mid: bigint;
   /** >= 0 */
   rad: bigint;
 }
-
-const abs = (a: bigint): bigint => (a < 0n ? -a : a);
 
 /** The number of bits of |n| (0 for 0). */
 export function bitLength(n: bigint): number {

@@ -16,10 +16,9 @@
  * of q/100 with q <= 32), so realistic books are mostly exact; the 10^16 keeps an inexact term's
  * error below 10^-20 đồng, so undecided figures only occur at (near-)ties.
  */
-import { roundDiv } from "./units";
+import { gcd, roundDiv } from "./units";
 
 function lcmUpTo(n: number): bigint {
-  const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
   let l = 1n;
   for (let i = 2n; i <= BigInt(n); i++) l = (l / gcd(l, i)) * i;
   return l;

@@ -4,7 +4,7 @@
  * kept as fractions, reduced, and rounded once at output.
  */
 import type { Fraction } from "./exact";
-import { gcd, roundDiv } from "./units";
+import { abs, gcd, roundDiv } from "./units";
 
 export const ZERO: Fraction = { num: 0n, den: 1n };
 export const ONE: Fraction = { num: 1n, den: 1n };
@@ -14,11 +14,9 @@ export const integer = (n: bigint): Fraction => ({ num: n, den: 1n });
 /** num / den in lowest terms, den > 0; den must not be 0. */
 export function fraction(num: bigint, den: bigint): Fraction {
   if (den < 0n) [num, den] = [-num, -den];
-  const g = gcd(num < 0n ? -num : num, den);
+  const g = gcd(abs(num), den);
   return g > 1n ? { num: num / g, den: den / g } : { num, den };
 }
-
-const abs = (n: bigint) => (n < 0n ? -n : n);
 
 /*
  * Sums and products reduce as they go (Knuth, TAOCP 4.5.1): for reduced operands, gcds are taken

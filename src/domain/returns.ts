@@ -28,7 +28,8 @@
 import { type Ball, approx, bitLength, lnRatioBall, narrow, powBall, rootBall } from "./bigfloat";
 import { Decimal } from "./decimal";
 import { type Fraction, sumFractions } from "./exact";
-import { gcd } from "./units";
+import { abs, gcd } from "./units";
+import { fraction } from "./rational";
 
 /** A cash flow of the mwr equation: `t` whole days after the period's start (0 <= t <= T), signed amount (exact). */
 export interface CashFlow {
@@ -57,8 +58,6 @@ const MAX_STEPS = 5000;
 
 const NO_PERIOD: Mwr = { rate: null, status: "no_period", annualized: null };
 const NO_ROOT: Mwr = { rate: null, status: "no_root", annualized: null };
-
-const abs = (a: bigint): bigint => (a < 0n ? -a : a);
 
 /**
  * The money-weighted return of `flows` over T days (`mwr` in docs/performance.md), with its annualized figure when
@@ -138,15 +137,6 @@ function combine(flows: readonly CashFlow[], start: number): Term[] {
   return terms.sort((a, b) => a.t - b.t);
 }
 
-function reduce(num: bigint, den: bigint): Fraction {
-  if (den < 0n) {
-    num = -num;
-    den = -den;
-  }
-  const g = gcd(abs(num), den);
-  return g > 1n ? { num: num / g, den: den / g } : { num, den };
-}
-
 interface Root {
   /** The rate in 10^-4. */
   rate: bigint;
@@ -214,7 +204,7 @@ function roundPower(base: Fraction, a: number, c: number): bigint {
   const c1 = c / g;
   const lnBase = approxLn(base.num) - approxLn(base.den);
   const guess = guessUnits(Math.expm1((a1 / c1) * lnBase));
-  return roundBy((p, q) => comparePower(base, a1, c1, reduce(p, q)), guess);
+  return roundBy((p, q) => comparePower(base, a1, c1, fraction(p, q)), guess);
 }
 
 /** ln n for an integer n >= 1, approximately (for a guess). */
@@ -287,7 +277,7 @@ function linearRoot(terms: readonly Term[], span: number): Root | null {
   const B = terms.find((term) => term.t === span);
   if (!A || !B || A.num < 0n === B.num < 0n) return null;
   // A + B / (1 + y) = 0: 1 + y = -B / A > 0
-  const base = reduce(-B.num * A.den, B.den * A.num);
+  const base = fraction(-B.num * A.den, B.den * A.num);
   if (base.num >= (Y_MAX + 1n) * base.den) return null; // the root is 10^6 or past it
   const guess = guessUnits(Math.expm1(approxLn(base.num) - approxLn(base.den)));
   const rate = roundBy((p, q) => compareFractions(base, { num: p, den: q }), guess);

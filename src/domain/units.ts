@@ -54,6 +54,9 @@ export function toNumber(scaled: bigint, places: number): number {
   return Number(`${negative ? "-" : ""}${digits.slice(0, cut)}.${digits.slice(cut)}`);
 }
 
+/** |n| of a bigint (Math.abs takes numbers only). */
+export const abs = (n: bigint): bigint => (n < 0n ? -n : n);
+
 /** Greatest common divisor of a >= 0 and b >= 0, for keeping fractions reduced. */
 export function gcd(a: bigint, b: bigint): bigint {
   while (b !== 0n) [a, b] = [b, a % b];
