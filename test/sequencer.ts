@@ -20,6 +20,7 @@ const SLOW = [
   "test/sync/corporate-actions",
   "test/cache/invalidation",
   "test/security/enumeration",
+  "test/demo/served",
 ];
 
 const rank = (spec: TestSpecification) => {

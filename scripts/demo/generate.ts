@@ -4,12 +4,24 @@
  * holdings those trades leave. Rows are plain objects keyed by the source's SQL column names
  * (src/db/source.ts), ready for scripts/demo/load.ts.
  *
+ * The book obeys the rules the service applies to it (docs/pnl.md): a holdings row holds what the
+ * average-cost walk of its ledger leaves (quantity, and the cost with fees and taxes in, share
+ * credits at no cost), computed by that walk (src/domain/average-cost.ts), and no sell sells more
+ * shares than the holding holds at that point, credits included. Except for one customer on
+ * purpose, HISTORY_BEFORE_DATA_CUSTOMER, whose history began before the data: a few of its sells
+ * are of shares bought before its first trade in the book.
+ *
  * Everything is reproducible from the seed except customer slugs, which come from newSlug():
  * a slug is a capability, and one derived from a published seed could be recomputed.
  *
  * Pure TypeScript (no node: modules) so the tests can run it inside workerd.
  */
+import { type AverageCost, noAverageCost, walkAverageCost } from "../../src/domain/average-cost";
+import { SCALE } from "../../src/domain/fixed";
+import { fifoOrder, parseCredit, parseTrade, sortedCredits } from "../../src/domain/parse";
+import { exactCosts } from "../../src/domain/positions";
 import { newSlug } from "../../src/domain/slug";
+import { roundDiv } from "../../src/domain/units";
 import { type CorporateEvent, corporateCalendar, DIVIDEND_TAX_PERCENT, spreadCredit } from "./actions";
 import { BROKERS, INDEX_CODE, indexCloses, isinFor, Market, TICKERS, tradingDays, tradingDaysBefore } from "./market";
 import { emailFor, mobilePhone, personName, STAFF_NAMES } from "./people";
@@ -58,6 +70,14 @@ export const DEMO_DEFAULTS = {
   startDate: "2021-01-04",
   endDate: "2025-12-31",
 };
+
+/**
+ * The customer (by index, 0 = the first generated) whose history began before the data: a few of
+ * its sells are of shares bought before its first trade in the book (see sellFromBeforeData), so
+ * they sell more than the ledger holds and the P&L leaves the excess out (docs/pnl.md). Every
+ * other customer sells only shares it holds.
+ */
+export const HISTORY_BEFORE_DATA_CUSTOMER = 0;
 
 /** PRNG streams: one for prices, one for the firm, then one per customer (see Random). */
 const MARKET_STREAM = 0;
@@ -131,7 +151,8 @@ export function* generateDemoBookChunks(options: DemoOptions = {}): Generator<De
   for (let index = 0; index < customers; index++) {
     const rng = new Random(seed, FIRST_CUSTOMER_STREAM + index);
     const trades = rng.int(tradesPerCustomer[0], tradesPerCustomer[1]);
-    yield new Customer(rng, market, index, brokers, staff[index % staff.length]!, customerEmails).trade(trades, calendar);
+    const customer = new Customer(rng, market, index, brokers, staff[index % staff.length]!, customerEmails);
+    yield customer.trade(trades, calendar, index === HISTORY_BEFORE_DATA_CUSTOMER);
   }
 }
 
@@ -204,15 +225,13 @@ const centiDong = (centi: number) => `${Math.floor(centi / 100)}.${String(centi 
 const scaled4 = (value: bigint) => `${value / 10_000n}.${String(value % 10_000n).padStart(4, "0")}`;
 
 /**
- * Shares bought together: what is left of them and what that costs, fee included, exactly
- * (costNum / costDen in 1/100 đồng: fees can carry fractional đồng, a partly sold lot keeps a
- * share of its cost, and credited shares join a lot at no cost).
+ * Shares bought together and what is left of them (credited shares join the lots), for the T+2
+ * rule: a sell takes only settled shares. What they cost is not kept here: the holdings' cost is
+ * the average-cost walk of the ledger (heldCost).
  */
 interface Lot {
   day: number;
   remaining: number;
-  costNum: bigint;
-  costDen: bigint;
 }
 
 interface Position {
@@ -295,19 +314,20 @@ class Customer {
     this.orderValue = Math.exp(Math.log(20e6) + rng.float() * Math.log(20));
   }
 
-  trade(count: number, calendar: readonly CorporateEvent[] = []): DemoBook {
+  /** `beforeData`: this customer's history began before the data (HISTORY_BEFORE_DATA_CUSTOMER). */
+  trade(count: number, calendar: readonly CorporateEvent[] = [], beforeData = false): DemoBook {
     const { rng } = this;
     const lastDay = this.market.days.length - 1;
     const tradeDays = Int32Array.from({ length: count }, () => rng.int(this.firstDay, lastDay)).sort();
-    // A few sells of bonus shares, which have no buy in the data (see bonusSell). Each is the
-    // customer's last trade of its day: P&L matching takes a day's buys before its sells, and
-    // a later buy that day would otherwise fill the unmatched part.
-    const bonusAt = new Set<number>();
-    if (count >= 20) {
+    // A few sells of shares bought before the data began, which have no buy in it (see
+    // sellFromBeforeData). Each is the customer's last trade of its day: P&L matching takes a
+    // day's buys before its sells, and a later buy that day would otherwise fill the unmatched part.
+    const beforeDataAt = new Set<number>();
+    if (beforeData && count >= 20) {
       for (let k = rng.int(1, 3); k > 0; k--) {
         let i = rng.int(Math.floor(count / 4), count - 1);
         while (i + 1 < count && tradeDays[i + 1] === tradeDays[i]) i++;
-        bonusAt.add(i);
+        beforeDataAt.add(i);
       }
     }
 
@@ -318,12 +338,13 @@ class Customer {
       while (nextEvent < calendar.length && calendar[nextEvent]!.exDay <= day) this.receive(calendar[nextEvent++]!);
       const account = rng.pick(this.accounts);
       const sellChance = Math.min(0.8, 0.15 + 0.1 * account.positions.size);
-      const done = (bonusAt.has(i) && this.bonusSell(account, day)) || (rng.chance(sellChance) && this.sell(account, day));
+      const done =
+        (beforeDataAt.has(i) && this.sellFromBeforeData(account, day)) || (rng.chance(sellChance) && this.sell(account, day));
       if (!done) this.buy(account, day);
     }
     // After the last trade, events until the end of the demo period still reach what is held.
     while (nextEvent < calendar.length) this.receive(calendar[nextEvent++]!);
-    for (const account of this.accounts) this.addHoldings(account);
+    this.addHoldings();
     return this.book;
   }
 
@@ -382,7 +403,7 @@ class Customer {
 
     let position = account.positions.get(ticker);
     if (!position) account.positions.set(ticker, (position = { ticker, lots: [], quantity: 0, updatedAt: "" }));
-    position.lots.push({ day, remaining: quantity, costNum: BigInt(trade.totalValue * 100 + trade.feeCenti), costDen: 1n });
+    position.lots.push({ day, remaining: quantity });
     position.quantity += quantity;
     position.updatedAt = trade.row.updated_at;
   }
@@ -407,12 +428,13 @@ class Customer {
   }
 
   /**
-   * Sells bonus shares: shares received from a bonus issue or stock dividend never appear as
-   * buys, so the sell exceeds what the data shows was bought (all of it, or beyond a settled
-   * position). The sync and P&L must treat the excess as unmatched. Only where nothing bought
-   * is still settling, so FIFO matching and the T+2 rule agree on what the sell consumed.
+   * Sells shares bought before the data began (HISTORY_BEFORE_DATA_CUSTOMER only): they never
+   * appear as buys, so the sell exceeds what the data shows was bought (all of it, or beyond a
+   * settled position), and the position is closed. The sync and P&L must treat the excess as
+   * unmatched. Only where nothing bought is still settling, so FIFO matching and the T+2 rule
+   * agree on what the sell consumed.
    */
-  private bonusSell(account: Account, day: number): boolean {
+  private sellFromBeforeData(account: Account, day: number): boolean {
     const { rng } = this;
     const candidates = this.watchlist.filter((ticker) => {
       const position = account.positions.get(ticker);
@@ -452,25 +474,72 @@ class Customer {
       deleted_at: null,
     };
     this.book.transactions.push(row);
-    return { row, totalValue, feeCenti };
+    return { row };
   }
 
-  private addHoldings(account: Account): void {
-    for (const position of account.positions.values()) {
-      const avgCost = averageCost(position);
-      this.book.holdings.push({
-        id: this.rng.uuid(),
-        account_id: account.row.id,
-        stock_code: TICKERS[position.ticker]!.code,
-        isin_code: ISINS[position.ticker]!,
-        quantity: position.quantity,
-        avg_cost: scaled4(avgCost),
-        total_cost: scaled4(avgCost * BigInt(position.quantity)),
-        updated_at: position.updatedAt,
-        deleted_at: null,
-      });
+  /** A holdings row per open position: the shares and cost the average-cost walk of its ledger leaves. */
+  private addHoldings(): void {
+    const ledgers = new Map<string, { trades: TransactionRow[]; credits: CorporateActionRow[] }>();
+    const ledger = (account_id: string, stock_code: string) => {
+      const key = `${account_id}|${stock_code}`;
+      let found = ledgers.get(key);
+      if (!found) ledgers.set(key, (found = { trades: [], credits: [] }));
+      return found;
+    };
+    for (const t of this.book.transactions) ledger(t.account_id, t.stock_code).trades.push(t);
+    for (const c of this.book.corporate_actions)
+      if (c.type === "share_dividend") ledger(c.account_id, c.stock_code).credits.push(c);
+    for (const account of this.accounts) {
+      for (const position of account.positions.values()) {
+        const code = TICKERS[position.ticker]!.code;
+        const { trades, credits } = ledger(account.row.id, code);
+        const held = heldCost(trades, credits);
+        // The simulation and the walk must agree on the shares: a sell never took more than was held.
+        if (held.shares !== position.quantity)
+          throw new Error(`demo book: ${code} holds ${position.quantity} shares, its ledger ${held.shares}`);
+        this.book.holdings.push({
+          id: this.rng.uuid(),
+          account_id: account.row.id,
+          stock_code: code,
+          isin_code: ISINS[position.ticker]!,
+          quantity: held.shares,
+          avg_cost: scaled4(held.avgCost),
+          total_cost: scaled4(held.totalCost),
+          updated_at: position.updatedAt,
+          deleted_at: null,
+        });
+      }
     }
   }
+}
+
+/**
+ * What one holding's ledger leaves by the average-cost walk the service's P&L uses
+ * (src/domain/average-cost.ts, docs/pnl.md): its shares, and their cost and cost per share in
+ * units of 0.0001 đồng, as the holdings columns store them (numeric(20,4)), rounded half up. The
+ * walk keeps the cost truncated to the fixed scale within `inexact` units; only when that bound
+ * leaves the rounding undecided is the cost taken exactly (src/domain/positions.ts exactCosts).
+ */
+export function heldCost(
+  trades: readonly TransactionRow[],
+  credits: readonly CorporateActionRow[],
+): { shares: number; totalCost: bigint; avgCost: bigint } {
+  const parsed = trades.map(parseTrade).sort(fifoOrder);
+  const state: AverageCost = noAverageCost();
+  walkAverageCost(parsed, sortedCredits(credits.map(parseCredit)), state, () => {});
+  const { shares } = state;
+  if (shares === 0) return { shares, totalCost: 0n, avgCost: 0n };
+  const per = SCALE * BigInt(shares);
+  const k = BigInt(state.inexact);
+  let totalCost = roundDiv(state.cost, SCALE);
+  let avgCost = roundDiv(state.cost, per);
+  const decided = (d: bigint) => roundDiv(state.cost - k, d) === roundDiv(state.cost + k, d);
+  if (k > 0n && !(decided(SCALE) && decided(per))) {
+    const exact = exactCosts(trades, credits, ["9999-12-31"]).get("9999-12-31")!;
+    totalCost = roundDiv(exact.num, exact.den);
+    avgCost = roundDiv(exact.num, exact.den * BigInt(shares));
+  }
+  return { shares, totalCost, avgCost };
 }
 
 /**
@@ -496,36 +565,8 @@ function consume(position: Position, quantity: number): void {
   while (quantity > 0) {
     const lot = position.lots[0]!;
     const taken = Math.min(quantity, lot.remaining);
-    // The shares left keep their share of the cost: cost × (remaining − taken) / remaining.
-    lot.costNum *= BigInt(lot.remaining - taken);
-    lot.costDen *= BigInt(lot.remaining);
-    const g = gcd(lot.costNum, lot.costDen);
-    lot.costNum /= g;
-    lot.costDen /= g;
     lot.remaining -= taken;
     quantity -= taken;
     if (lot.remaining === 0) position.lots.shift();
   }
-}
-
-/**
- * Weighted average cost of the remaining shares, fees included, in units of 0.0001 đồng,
- * rounded half up: the lots' exact remaining costs added up, over the shares held.
- */
-function averageCost(position: Position): bigint {
-  let num = 0n;
-  let den = 1n;
-  for (const lot of position.lots) {
-    num = num * lot.costDen + lot.costNum * den;
-    den *= lot.costDen;
-  }
-  // 1/100 đồng to 0.0001 đồng is × 100.
-  const numerator = num * 100n;
-  const denominator = den * BigInt(position.quantity);
-  return (numerator * 2n + denominator) / (denominator * 2n);
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a === 0n ? 1n : a;
 }
