@@ -10,7 +10,8 @@
  * - "node": the few checks whose tools need Node (the OpenAPI validator generates code, which
  *   workerd forbids);
  * - "browser": pages in headless Chromium against `wrangler dev`, each file starting its own
- *   stack on free ports (test/browser/harness.ts).
+ *   stack on free ports (test/browser/harness.ts); and the service's real answers over HTTP
+ *   against the OpenAPI document, read by ajv (test/browser/responses.test.ts).
  * Two files run at once: most of a test's time is spent waiting on the database server, which
  * runs in this process.
  */

@@ -109,6 +109,20 @@ const SCALAR_CONFIGURATION = JSON.stringify({
   showDeveloperTools: "never",
 });
 
+/**
+ * What a reader of the document can count on, and room for everything else: `additionalProperties:
+ * true`, written out, since a loose zod object says `additionalProperties: {nullable: true}`,
+ * which JSON Schema validators (ajv) refuse: `nullable` means nothing without a `type`.
+ */
+const open = { additionalProperties: true } as const;
+const OpenApiDocumentSchema = z
+  .looseObject({
+    openapi: z.string().openapi({ example: DOCUMENT_CONFIG.openapi }),
+    info: z.looseObject({ title: z.string(), version: z.string() }).openapi(open),
+    paths: z.record(z.string(), z.looseObject({}).openapi(open)).openapi({ description: "Every operation, by path and method" }),
+  })
+  .openapi({ ...open, description: "An OpenAPI 3.0 document" });
+
 const documentRoute = createRoute({
   method: "get",
   operationId: "getOpenApiDocument",
@@ -118,7 +132,7 @@ const documentRoute = createRoute({
   description:
     "Generated from the schemas that validate requests; `servers` names the API's public origin when one is configured, else `/`, the origin the document was fetched from.",
   responses: {
-    200: jsonResponse("The document", z.looseObject({ openapi: z.string() }).openapi({ description: "An OpenAPI 3.0 document" })),
+    200: jsonResponse("The document", OpenApiDocumentSchema),
     ...errorResponses(...SERVER_ERRORS),
   },
 });

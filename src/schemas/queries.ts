@@ -129,8 +129,12 @@ export const PerformanceQuery = z
         "The period ending at `to`: `1d` since the point before, `1w` 7 days, `1m`..`5y` calendar months or years (clamped to the month's last day), `ytd` since December 31 of the year before, `max` (the default) since the first trade. Not with `from`",
       example: "1y",
     }),
-    from: date("First day of the period (it starts at the end of the day before); not with `range`, not after `to`"),
-    to: date("Last day of the period; default the customer's last point (`as_of`)"),
+    // No example: `range` has one, and the two together are refused. A client (or a fuzzer)
+    // that sends every parameter's example gets a request the service answers.
+    from: date("First day of the period (it starts at the end of the day before); not with `range`, not after `to`").openapi({
+      example: undefined,
+    }),
+    to: date("Last day of the period; default the customer's last point (`as_of`)").openapi({ example: "2024-12-31" }),
     broker: broker("the ledger"),
     interval: queryParam(z.enum(PERFORMANCE_INTERVALS, `must be one of ${PERFORMANCE_INTERVALS.join(", ")}`).optional()).openapi({
       description:
