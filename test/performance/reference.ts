@@ -23,21 +23,21 @@ const ZERO = new Fraction(0n);
 const ONE = new Fraction(1n);
 const MONTHS: Record<string, number> = { "1m": 1, "3m": 3, "6m": 6, "1y": 12, "3y": 36, "5y": 60 };
 
-const live = (r: { deleted_at: string | null }) => r.deleted_at === null;
+export const live = (r: { deleted_at: string | null }) => r.deleted_at === null;
 const STOCK_CODE = /^[A-Z0-9]{1,10}$/;
 const negative = (m: string) => money(m).sign() < 0;
 
 /** The rows §7 lets into the served ledger (the tests' books hold only such rows, this says so). */
-const servedTrade = (t: TransactionRow) =>
+export const servedTrade = (t: TransactionRow) =>
   live(t) && t.quantity > 0 && ![t.price, t.total_value, t.fee, t.personal_tax].some(negative) && STOCK_CODE.test(t.stock_code);
-const servedAction = (c: CorporateActionRow) =>
+export const servedAction = (c: CorporateActionRow) =>
   live(c) &&
   STOCK_CODE.test(c.stock_code) &&
   c.pay_date >= c.ex_date &&
   (c.type === "share_dividend"
     ? c.quantity > 0 && money(c.gross_amount).sign() === 0 && money(c.tax).sign() === 0
     : c.quantity >= 0 && !negative(c.gross_amount) && !negative(c.tax) && money(c.tax).compare(money(c.gross_amount)) <= 0);
-const servedClose = (p: StockPriceRow) => live(p) && STOCK_CODE.test(p.stock_code) && money(p.close_price).sign() > 0;
+export const servedClose = (p: StockPriceRow) => live(p) && STOCK_CODE.test(p.stock_code) && money(p.close_price).sign() > 0;
 const servedHolding = (h: HoldingRow) =>
   live(h) && h.quantity >= 0 && !negative(h.avg_cost) && !negative(h.total_cost) && STOCK_CODE.test(h.stock_code);
 
@@ -50,7 +50,7 @@ type Event =
   | { date: string; rank: 1 | 2; id: string; trade: TransactionRow };
 
 /** The share credits and trades in the order of §6 and §6.1: by date, credits, buys, sells, then id. */
-const inWalkOrder = (trades: TransactionRow[], actions: CorporateActionRow[]): Event[] =>
+export const inWalkOrder = (trades: TransactionRow[], actions: CorporateActionRow[]): Event[] =>
   [
     ...actions
       .filter((c) => c.type === "share_dividend")
@@ -73,7 +73,7 @@ interface PointState {
 const key = (accountId: string, code: string) => `${accountId} ${code}`;
 
 /** Closes by code, ascending by date. */
-function closesByCode(closes: StockPriceRow[]): Map<string, { date: string; close: Fraction; text: string }[]> {
+export function closesByCode(closes: StockPriceRow[]): Map<string, { date: string; close: Fraction; text: string }[]> {
   const byCode = new Map<string, { date: string; close: Fraction; text: string }[]>();
   for (const p of closes) {
     const list = byCode.get(p.stock_code) ?? [];
@@ -85,7 +85,7 @@ function closesByCode(closes: StockPriceRow[]): Map<string, { date: string; clos
 }
 
 /** The close with the latest date <= `date`, or undefined. */
-function latest<T extends { date: string }>(list: T[] | undefined, date: string): T | undefined {
+export function latest<T extends { date: string }>(list: T[] | undefined, date: string): T | undefined {
   let found: T | undefined;
   for (const c of list ?? []) if (c.date <= date) found = c;
   return found;

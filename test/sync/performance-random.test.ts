@@ -4,8 +4,9 @@
  * beyond the lots), share credits, cash dividends paid later, closes with gaps, stocks never
  * priced, a benchmark with closes on some days or none (then every code's dates are the
  * calendar). Every range, and a few from/to/broker/interval queries, must equal the reference
- * in every figure and point; over max, pnl must equal §6.2's consistency identity, and
- * stats.total_return where §6.2 says it must.
+ * in every figure and point, the positions and the drawdown included (./reference-moved.ts),
+ * and the positions' exact parts must add up to the period's figures; over max, pnl must equal
+ * §6.2's consistency identity, and stats.total_return where §6.2 says it must.
  *
  * Seeded, so a failure replays: fast-check prints the seed and path; add the seed to SEEDS.
  * More: VITE_PERF_SEEDS=1,2,3.
@@ -14,8 +15,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Book } from "../support/book";
 import { Fraction, money } from "../domain/fraction";
-import { servedPerformance, syncedBook } from "../performance/ledger";
+import { referenceAnswer, servedPerformance, syncedBook } from "../performance/ledger";
 import { identityParts, type PerformanceQueryInput, referencePerformance } from "../performance/reference";
+import { movedExactly } from "../performance/reference-moved";
 import { PERFORMANCE_RANGES } from "../../src/schemas/queries";
 import { getJson } from "../support/worker";
 
@@ -182,6 +184,31 @@ function queries(g: Generated): PerformanceQueryInput[] {
   ];
 }
 
+/** The positions' exact parts add up to the period's figures: their sums round to the answer's. */
+function expectPartsAddUp(book: Book, customerId: string, query: PerformanceQueryInput, answer: Record<string, unknown>) {
+  const { positions } = movedExactly(book, customerId, query);
+  const sumOf = (part: "start" | "end" | "inflow" | "sells" | "dividends" | "pnl") =>
+    positions.reduce((total, p) => total.add(p.exact[part]), new Fraction(0n)).toRoundedNumber(2);
+  expect(
+    {
+      start_value: sumOf("start"),
+      end_value: sumOf("end"),
+      invested: sumOf("inflow"),
+      withdrawn: sumOf("sells"),
+      dividends: sumOf("dividends"),
+      pnl: sumOf("pnl"),
+    },
+    `the positions' parts ${JSON.stringify(query)}`,
+  ).toEqual({
+    start_value: answer.start_value,
+    end_value: answer.end_value,
+    invested: answer.invested,
+    withdrawn: answer.withdrawn,
+    dividends: answer.dividends,
+    pnl: answer.pnl,
+  });
+}
+
 describe("performance on random books", () => {
   for (const seed of SEEDS) {
     it(`equals the reference in every figure and point, and adds up (seed ${seed})`, { timeout: 120_000 }, async () => {
@@ -191,10 +218,11 @@ describe("performance on random books", () => {
           const dbs = await syncedBook(book);
           for (const customer of customers) {
             for (const query of queries(g)) {
-              const expected = referencePerformance(book, customer.id, query);
+              const expected = referenceAnswer(book, customer.id, query);
               expect(await servedPerformance(dbs, customer.slug, query), `${customer.slug} ${JSON.stringify(query)}`).toEqual(
                 expected,
               );
+              expectPartsAddUp(book, customer.id, query, expected);
             }
             // §6.2's consistency, over max with e = as_of.
             const parts = identityParts(book, customer.id);
