@@ -1,5 +1,5 @@
 /**
- * The worst fall over a period (s, e] (docs/performance.md, "Drawdown"): on every point of the
+ * The worst fall over a period (s, e] (docs/performance.md, "The worst fall"): on every point of the
  * period, whatever the chart's interval, I(s) = 1 and I(d) the product of 1 + r(u) over the
  * period's points u <= d; P(d) the largest I over s and those points; DD(d) = 1 - I(d) / P(d).
  * `max` is the largest DD, past 1 when a day's 1 + r is 0 or less; the trough is the earliest

@@ -1,6 +1,6 @@
 /**
- * The reference for what moved the portfolio (docs/performance.md, "Per stock" and "Drawdown"):
- * the rules read literally, from the source's rows alone, beside ./reference.ts (which gives the
+ * The reference for what moved the portfolio (docs/performance.md, "Per stock" and "The worst
+ * fall"): the rules read literally, from the source's rows alone, beside ./reference.ts (which gives the
  * period's bounds). Every point replays the ledger from its start, in exact fractions, per stock
  * code; every DD is computed and the largest taken; rounding once at the end. Slow and obvious,
  * written apart from src/domain.

@@ -6,7 +6,8 @@
  * calendar). Every range, and a few from/to/broker/interval queries, must equal the reference
  * in every figure and point, the positions and the drawdown included (./reference-moved.ts),
  * and the positions' exact parts must add up to the period's figures; over max, pnl must equal
- * §6.2's consistency identity, and stats.total_return where §6.2 says it must.
+ * the average-cost realized P&L plus the open positions' gain plus the dividends, and
+ * stats.total_return where the two must agree.
  *
  * Seeded, so a failure replays: fast-check prints the seed and path; add the seed to SEEDS.
  * More: VITE_PERF_SEEDS=1,2,3.
