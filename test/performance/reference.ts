@@ -17,6 +17,7 @@ export interface PerformanceQueryInput {
   to?: string;
   broker?: string;
   interval?: string;
+  benchmark?: string;
 }
 
 const ZERO = new Fraction(0n);
@@ -114,10 +115,13 @@ export function referencePerformance(book: Book, customerId: string, query: Perf
   const holdings = book.holdings.filter((h) => accountIds.has(h.account_id) && servedHolding(h));
   const closes = book.stock_prices.filter(servedClose);
   const byCode = closesByCode(closes);
-  const benchmarkCloses = byCode.get(benchmarkCode);
+  // The calendar is BENCHMARK_CODE's whatever the code compared with.
+  const calendarCloses = byCode.get(benchmarkCode);
+  const comparedCode = query.benchmark?.toUpperCase() ?? benchmarkCode;
+  const benchmarkCloses = byCode.get(comparedCode);
 
   // Calendar: the benchmark's close dates, or every code's when it has none.
-  const calendar = [...new Set((benchmarkCloses ?? closes).map((c) => ("trade_date" in c ? c.trade_date : c.date)))].sort();
+  const calendar = [...new Set((calendarCloses ?? closes).map((c) => ("trade_date" in c ? c.trade_date : c.date)))].sort();
   const ledgerDates = [...trades.map((t) => t.trade_date), ...actions.map((c) => c.ex_date)];
   const tradeDates = trades.map((t) => t.trade_date).sort();
   const lastCalendar = calendar[calendar.length - 1];
@@ -154,7 +158,7 @@ export function referencePerformance(book: Book, customerId: string, query: Perf
       twr: 0,
       mwr: { rate: null, status: "no_period" },
       annualized: null,
-      benchmark: { code: benchmarkCode, start_close: null, end_close: null, return: null },
+      benchmark: { code: comparedCode, start_close: null, end_close: null, return: null },
       unpriced_value: 0,
       unpriced_positions: 0,
       dividends_receivable: 0,
@@ -203,7 +207,7 @@ export function referencePerformance(book: Book, customerId: string, query: Perf
       mwr: { rate: null, status: "no_period" },
       annualized: null,
       benchmark: {
-        code: benchmarkCode,
+        code: comparedCode,
         start_close: closeNumber(close?.text),
         end_close: closeNumber(close?.text),
         return: close ? 0 : null,
@@ -297,7 +301,7 @@ export function referencePerformance(book: Book, customerId: string, query: Perf
           }
         : null,
     benchmark: {
-      code: benchmarkCode,
+      code: comparedCode,
       start_close: closeNumber(benchmarkStart?.text),
       end_close: closeNumber(benchmarkEnd?.text),
       return: totalBenchmark === null ? null : round4(totalBenchmark),

@@ -182,6 +182,10 @@ function queries(g: Generated): PerformanceQueryInput[] {
     { broker: "VND", range: "1y" },
     { interval: "week" },
     { interval: "month", range: "max" },
+    // Any code as the benchmark: a stock of the books, one with no close, in any case.
+    { benchmark: "aaa" },
+    { benchmark: "BBB", range: "1m" },
+    { benchmark: "VN30", from, to },
   ];
 }
 

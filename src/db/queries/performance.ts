@@ -112,8 +112,15 @@ const latestCloseRow = (code: SQL, day: SQL) => sql`
 /** SQL: that close's close_price, as a value. */
 const latestClose = (code: SQL, day: SQL) => sql`(select c.close_price from (${latestCloseRow(code, day)}) c)`;
 
-/** The statement itself. */
-function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string) {
+/** The code the answer compares with: `benchmark` as asked, else the calendar's. */
+export const comparedCode = (query: PerformanceQuery, calendar: string) => query.benchmark ?? calendar;
+
+/**
+ * The statement itself. `calendar` (BENCHMARK_CODE) gives the points' dates; the closes compared
+ * with are `benchmark`'s when the query names one.
+ */
+function performanceSql(slug: Lookup, query: PerformanceQuery, calendar: string) {
+  const benchmark = comparedCode(query, calendar);
   const kind = query.from ? "from" : (query.range ?? "max");
   const period = PERIODS[kind] ?? null;
   return sql`
@@ -131,7 +138,7 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
       select ca.ex_date, ca.pay_date, ca.stock_code, ca.gross_amount - ca.tax as net from ${corporateActions} ca
       where ca.account_id in (select id from accts) and ca.type = 'cash_dividend' and ${live(ca)}
     ),
-    bench as (select distinct p.trade_date as d from ${stockPrices} p where p.stock_code = ${benchmark} and ${live(p)}),
+    bench as (select distinct p.trade_date as d from ${stockPrices} p where p.stock_code = ${calendar} and ${live(p)}),
     cal as (
       select d from bench
       union all
@@ -235,11 +242,11 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
     from customer, bounds, starts`;
 }
 
-/** The statement's one row as the figures (src/domain/performance.ts) read it. */
+/** The statement's one row as the figures (src/domain/performance.ts) read it; `calendar` is BENCHMARK_CODE. */
 export function performanceOf(
   rows: readonly ValuedRow[],
   query: PerformanceQuery,
-  benchmark: string,
+  calendar: string,
 ): Performance | "building" | undefined {
   const row = rows[0];
   if (!row) return undefined;
@@ -251,7 +258,7 @@ export function performanceOf(
     from: query.from ?? null,
     to: query.to ?? null,
     interval: query.interval ?? null,
-    benchmark,
+    benchmark: comparedCode(query, calendar),
     asOf: row.as_of,
     firstPoint: row.first_point,
     end: row.end,
@@ -277,21 +284,21 @@ export function performanceOf(
 /** The customer's performance over the period `query` names; "building" while its steps are not built yet. */
 export async function findPerformance(db: Db, slug: Lookup, query: PerformanceQuery, benchmark: string) {
   const [, read] = await db.batch([withoutJit(db), performanceQuery(db, slug, query, benchmark)]);
-  return performanceOf(await valued(db, read.rows as PerformanceRow[], benchmark), query, benchmark);
+  return performanceOf(await valued(db, read.rows as PerformanceRow[], comparedCode(query, benchmark)), query, benchmark);
 }
 
 const isInexact = (position: UnpricedPosition) => position[2] > 0;
 
 /**
- * The statement's rows with their points valued (valuePoints) and every unpriced position's C
- * exact. The sync stores C exactly while its denominator stays under 10^40, and truncated to the
+ * The statement's rows with their points valued (valuePoints, `compared` the code the answer
+ * compares with: comparedCode) and every unpriced position's C exact. The sync stores C exactly while its denominator stays under 10^40, and truncated to the
  * fixed scale past it (src/domain/positions.ts); a point that values such a position at its C (it
  * has no close yet) needs the exact C, so the holdings concerned are read whole and walked
  * exactly: one more round trip, only then (a stock with no close yet, trimmed by enough partial
  * sells to pass that bound).
  */
-export async function valued(db: Db, statementRows: PerformanceRow[], benchmark: string): Promise<ValuedRow[]> {
-  const rows = statementRows.map((row) => valuePoints(row, benchmark));
+export async function valued(db: Db, statementRows: PerformanceRow[], compared: string): Promise<ValuedRow[]> {
+  const rows = statementRows.map((row) => valuePoints(row, compared));
   const row = rows[0];
   const dates = new Map<string, { accountId: string; stockCode: string; dates: string[] }>();
   for (const point of row?.points ?? []) {
