@@ -11,6 +11,8 @@ import type { Fraction } from "./exact";
 import { dateOf, dayNumber } from "./parse";
 import { ONE, ZERO, add, div, fraction, integer, isZero, mul, roundScaled, sub } from "./rational";
 import { type CashFlow, type Mwr, annualizedTwr, moneyWeightedReturn } from "./returns";
+import { type Drawdown, NO_DRAWDOWN, drawdownOf } from "./drawdown";
+import { type PositionFigures, type SeriesCode, positionsAt, positionsOver } from "./position-figures";
 
 export type Interval = "day" | "week" | "month";
 
@@ -26,6 +28,8 @@ export interface SeriesPoint {
   dividends: string;
   /** The benchmark's latest close on or before the date. */
   close: string | null;
+  /** The codes with shares at the date or a ledger event on it. */
+  codes: readonly SeriesCode[];
 }
 
 /** What the read statement found: the period's bounds and the points from the anchor on. */
@@ -86,6 +90,8 @@ export interface PerformanceFigures {
   unpriced_positions: number;
   dividends_receivable: Decimal;
   holdings_mismatch: number;
+  drawdown: Drawdown;
+  positions: PositionFigures[];
   points: PerformancePoint[];
 }
 
@@ -157,6 +163,8 @@ export function performanceFigures(series: Series): PerformanceFigures {
       unpriced_positions: 0,
       dividends_receivable: zero,
       holdings_mismatch: series.mismatch,
+      drawdown: NO_DRAWDOWN,
+      positions: [],
       points: [],
     };
   }
@@ -199,6 +207,8 @@ export function performanceFigures(series: Series): PerformanceFigures {
       },
       unpriced_value: money(unpriced.value),
       unpriced_positions: unpriced.count,
+      drawdown: NO_DRAWDOWN,
+      positions: point ? positionsAt(point.codes, value(point)) : [],
       points: [],
     };
   }
@@ -221,6 +231,7 @@ export function performanceFigures(series: Series): PerformanceFigures {
   let withdrawn = ZERO;
   let dividends = ZERO;
   const flows: { date: string; amount: Fraction }[] = [];
+  const levels: { date: string; level: Fraction }[] = [];
   const points: PerformancePoint[] = [
     {
       date: s,
@@ -251,6 +262,7 @@ export function performanceFigures(series: Series): PerformanceFigures {
     if (!isZero(paidOut)) flows.push({ date: point.date, amount: paidOut });
     previous = mv;
     end = mv;
+    levels.push({ date: point.date, level: linked });
     const next = inRange[i + 1];
     if (interval === "day" || !next || bucketOf(next.date, interval) !== bucketOf(point.date, interval)) {
       const netInvested = sub(add(startValue, invested), add(withdrawn, dividends));
@@ -295,6 +307,12 @@ export function performanceFigures(series: Series): PerformanceFigures {
     },
     unpriced_value: money(unpriced.value),
     unpriced_positions: unpriced.count,
+    drawdown: drawdownOf(s, levels),
+    positions: positionsOver(
+      anchor?.codes,
+      inRange.map((p) => p.codes),
+      end,
+    ),
     points,
   };
 }

@@ -24,7 +24,7 @@ const route = lookupRoute({
   tags: ["Metrics"],
   summary: "How the portfolio has done over a period",
   description:
-    "The portfolio's value over time, the money put in and taken out, the gain, the time-weighted (`twr`) and money-weighted (`mwr`) returns and the benchmark over the period (s, e]. `range` names the period ending at `to` (default: the last point); `from` starts it at a date instead. The shares in the ledger only: no cash balance or margin. 503 with `Retry-After` while the sync is still building the customer's history after an upgrade.",
+    "The portfolio's value over time, the money put in and taken out, the gain, the time-weighted (`twr`) and money-weighted (`mwr`) returns and the benchmark over the period (s, e]. `range` names the period ending at `to` (default: the last point); `from` starts it at a date instead; `benchmark` picks the code to compare with. Per stock code (`positions`), what moved the portfolio; `drawdown`, its worst fall. The shares in the ledger only: no cash balance or margin. 503 with `Retry-After` while the sync is still building the customer's history after an upgrade.",
   request: { params: SlugParams, query: PerformanceQuery },
   responses: {
     ...cachedResponses("The performance over the period", PerformanceResponse),

@@ -26,6 +26,43 @@ export const PerformancePoint = z
   })
   .openapi("PerformancePoint", { description: "One point of the chart; its figures never depend on `interval`" });
 
+export const PerformancePosition = z
+  .strictObject({
+    stock_code: z.string().openapi({ example: "FPT" }),
+    shares: count("Shares held at e, all accounts"),
+    start_value: money(0).openapi({ description: "What the code's positions were worth at s" }),
+    end_value: money(6240000).openapi({ description: "What they were worth at e (at cost while the code has no close)" }),
+    invested: money(10000150).openapi({ description: "Money put into the code's buys (price, fee and tax)" }),
+    withdrawn: money(4115880).openapi({ description: "Money its sells brought back (after fee and tax)" }),
+    dividends: money(190000).openapi({ description: "Its cash dividends, net of tax, counted on their ex-date" }),
+    pnl: money(545730).openapi({
+      description: "`end_value` - (`start_value` + `invested` - `withdrawn` - `dividends`): the code's gain over the period",
+    }),
+    twr: rate(0.0589, "The code's time-weighted return over the period"),
+    weight: rate(1, "`end_value` / the portfolio's value at e; null when that is 0").nullable(),
+  })
+  .openapi("PerformancePosition", {
+    description:
+      "One stock code over the period, all accounts together: the exact parts of the codes add up to the period's figures (the rounded ones may differ by cents)",
+  });
+
+export const Drawdown = z
+  .strictObject({
+    max: rate(
+      0.0123,
+      "The worst fall from a peak of the time-weighted growth, as a fraction; past 1 when a day lost more than all",
+    ),
+    peak_date: date
+      .nullable()
+      .openapi({ description: "The peak before the worst fall (s or a point); null when there is no fall" }),
+    trough_date: date
+      .nullable()
+      .openapi({ description: "Where the worst fall bottomed out (its earliest point); null when there is no fall" }),
+  })
+  .openapi("Drawdown", {
+    description: "The maximum drawdown over every point of the period, whatever `interval` the chart uses",
+  });
+
 export const Performance = z
   .strictObject({
     range: z
@@ -88,6 +125,11 @@ export const Performance = z
     holdings_mismatch: count(
       "(account, stock) pairs whose shares today, their holdings rows summed, the trade ledger does not explain (0 when it does)",
     ),
+    drawdown: Drawdown,
+    positions: z.array(PerformancePosition).openapi({
+      description:
+        "Per stock code: every code with a ledger event in the period or shares at s or at e; by `end_value` descending, then `pnl` descending, then `stock_code`",
+    }),
     points: z.array(PerformancePoint).openapi({ description: "The chart, oldest first; the first at s, the last at e" }),
   })
   .openapi("Performance", {
@@ -116,6 +158,21 @@ export const Performance = z
       unpriced_positions: 0,
       dividends_receivable: 190000,
       holdings_mismatch: 0,
+      drawdown: { max: 0, peak_date: null, trough_date: null },
+      positions: [
+        {
+          stock_code: "FPT",
+          shares: 60,
+          start_value: 0,
+          end_value: 6240000,
+          invested: 10000150,
+          withdrawn: 4115880,
+          dividends: 190000,
+          pnl: 545730,
+          twr: 0.0589,
+          weight: 1,
+        },
+      ],
       points: [
         { date: "2024-06-02", value: 0, net_invested: 0, pnl: 0, twr: 0, benchmark: 0 },
         { date: "2024-06-03", value: 10100000, net_invested: 10000150, pnl: 99850, twr: 0.01, benchmark: 0 },
@@ -130,3 +187,4 @@ export const Performance = z
 
 export type Performance = z.infer<typeof Performance>;
 export type PerformancePoint = z.infer<typeof PerformancePoint>;
+export type PerformancePosition = z.infer<typeof PerformancePosition>;

@@ -5,6 +5,7 @@
  * an uncached answer to the same URL never differ.
  */
 import { z } from "@hono/zod-openapi";
+import { STOCK_CODE_MAX_LENGTH } from "../domain/stock-code";
 import { calendarDate } from "./dates";
 
 const firstValue = (value: unknown) => (Array.isArray(value) ? value[0] : value);
@@ -52,6 +53,14 @@ const broker = (rows: string) =>
     maxLength: 20,
   });
 
+/** A stock code in any case, compared in the upper case codes are kept in (src/domain/stock-code.ts). */
+const stockCode = () =>
+  code(
+    new RegExp(`^[A-Za-z0-9]{1,${STOCK_CODE_MAX_LENGTH}}$`),
+    `must be 1 to ${STOCK_CODE_MAX_LENGTH} letters or digits`,
+    (code) => code.toUpperCase(),
+  );
+
 const DATES = ["start_date", "end_date"];
 
 /**
@@ -70,11 +79,7 @@ function listQuery<const T extends readonly [string, ...string[]]>(options: {
       page: wholeNumber({ min: 1, max: MAX_PAGE, fallback: 1, description: "Page number; a page past the end is empty" }),
       per_page: wholeNumber({ min: 1, max: MAX_PER_PAGE, fallback: 10, description: "Records per page" }),
       broker: broker(rows),
-      stock_code: code(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits", (code) => code.toUpperCase()).openapi({
-        description: "Ticker symbol, any case",
-        example: "FPT",
-        maxLength: 10,
-      }),
+      stock_code: stockCode().openapi({ description: "Ticker symbol, any case", example: "FPT", maxLength: 10 }),
       type: queryParam(
         z.enum(types, `must be ${types.slice(0, -1).join(", ")} or ${types[types.length - 1]}`).optional(),
       ).openapi({
@@ -119,8 +124,8 @@ export type PerformanceInterval = (typeof PERFORMANCE_INTERVALS)[number];
 
 /**
  * GET /api/performance/{slug}: a period named by `range` or starting at `from`, ending at `to`
- * (default: the last point), one broker's accounts or all, and the chart's spacing. Exactly
- * lowercase, as listed: `1M` is not a range.
+ * (default: the last point), one broker's accounts or all, the chart's spacing and the code to
+ * compare with. `range` and `interval` exactly lowercase, as listed: `1M` is not a range.
  */
 export const PerformanceQuery = z
   .object({
@@ -140,6 +145,12 @@ export const PerformanceQuery = z
       description:
         "Spacing of `points`: `day`, `week` (the last point of each Monday-to-Sunday week) or `month`; default by the period's length: up to 400 days `day`, up to 1,461 `week`, else `month`",
       example: "week",
+    }),
+    benchmark: stockCode().openapi({
+      description:
+        "The code to compare with, any case: an index or a stock the back office books closes for (VN30, HNXINDEX, FPT); default the service's benchmark (VNINDEX unless configured). The points' dates never depend on it. A code with no close gives null closes and return",
+      example: "VN30",
+      maxLength: STOCK_CODE_MAX_LENGTH,
     }),
   })
   .refine((q) => !(q.range && q.from), { path: ["from"], message: "must not be given with range" })

@@ -36,7 +36,9 @@ interface Import {
 /** What is wrong with a graph of `imports` among `files` against `floors`, one line per finding. */
 export function layeringFaults(floors: Floor[], files: string[], imports: Import[]): string[] {
   const placed = (file: string) => {
-    const on = floors.flatMap((f) => f.modules.filter((m) => (m.endsWith("/") ? file.startsWith(m) : file === m)).map((m) => ({ ...f, m })));
+    const on = floors.flatMap((f) =>
+      f.modules.filter((m) => (m.endsWith("/") ? file.startsWith(m) : file === m)).map((m) => ({ ...f, m })),
+    );
     return on.sort((a, b) => b.m.length - a.m.length)[0];
   };
   const faults = files.filter((f) => !placed(f)).map((f) => `${f} stands on no floor of ARCHITECTURE.md`);

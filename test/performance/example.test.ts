@@ -42,6 +42,22 @@ describe("performance: the worked example", () => {
         unpriced_positions: 0,
         dividends_receivable: 190000,
         holdings_mismatch: 0,
+        // Every day's return is above 0: no fall. FPT is the whole portfolio: its figures are the period's.
+        drawdown: { max: 0, peak_date: null, trough_date: null },
+        positions: [
+          {
+            stock_code: "FPT",
+            shares: 60,
+            start_value: 0,
+            end_value: 6240000,
+            invested: 10000150,
+            withdrawn: 4115880,
+            dividends: 190000,
+            pnl: 545730,
+            twr: 0.0589,
+            weight: 1,
+          },
+        ],
         points: [
           { date: "2024-06-02", value: 0, net_invested: 0, pnl: 0, twr: 0, benchmark: 0 },
           { date: "2024-06-03", value: 10100000, net_invested: 10000150, pnl: 99850, twr: 0.01, benchmark: 0 },

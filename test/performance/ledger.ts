@@ -12,6 +12,7 @@ import type { TestDatabases } from "../support/databases";
 import { getJson } from "../support/worker";
 import { synced, withSource } from "../sync/helpers";
 import { type PerformanceQueryInput, referencePerformance } from "./reference";
+import { referenceMoved } from "./reference-moved";
 
 /** A customer with one account (SSI) and helpers that write its ledger and the closes. */
 export function ledger(book = new Book()) {
@@ -66,9 +67,16 @@ export async function servedPerformance(dbs: TestDatabases, slug: string, query:
   return body.data;
 }
 
+/** The whole answer the endpoint must give: the period's figures (./reference.ts), then what moved it (./reference-moved.ts). */
+export function referenceAnswer(book: Book, customerId: string, query: PerformanceQueryInput) {
+  const { points, ...figures } = referencePerformance(book, customerId, query);
+  return { ...figures, ...referenceMoved(book, customerId, query), points };
+}
+
 /**
- * The reference and the endpoint both answer exactly `expected` (a whole `data`), or, with
- * `partial`, both answer alike and match the figures given.
+ * The reference and the endpoint both answer exactly `expected` (a whole `data`: the period's
+ * figures, and with `drawdown` or `positions` what moved it too), or, with `partial`, both answer
+ * alike and match the figures given. The endpoint answers the whole reference in every case.
  */
 export async function expectPerformance(
   dbs: TestDatabases,
@@ -78,11 +86,13 @@ export async function expectPerformance(
   expected: Record<string, unknown>,
   options: { partial?: boolean } = {},
 ) {
-  const reference = referencePerformance(book, customer.id, query);
+  const whole = referenceAnswer(book, customer.id, query);
+  const moved = "drawdown" in expected || "positions" in expected;
+  const reference = moved ? whole : referencePerformance(book, customer.id, query);
   const label = queryString(query) || "(no query)";
   if (options.partial) expect(reference, `reference ${label}`).toMatchObject(expected);
   else expect(reference, `reference ${label}`).toEqual(expected);
   const served = await servedPerformance(dbs, customer.slug, query);
   if (options.partial) expect(served, `served ${label}`).toMatchObject(expected);
-  expect(served, `served ${label}`).toEqual(reference);
+  expect(served, `served ${label}`).toEqual(whole);
 }

@@ -17,13 +17,14 @@ export interface PerformanceQueryInput {
   to?: string;
   broker?: string;
   interval?: string;
+  benchmark?: string;
 }
 
 const ZERO = new Fraction(0n);
 const ONE = new Fraction(1n);
 const MONTHS: Record<string, number> = { "1m": 1, "3m": 3, "6m": 6, "1y": 12, "3y": 36, "5y": 60 };
 
-const live = (r: { deleted_at: string | null }) => r.deleted_at === null;
+export const live = (r: { deleted_at: string | null }) => r.deleted_at === null;
 const STOCK_CODE = /^[A-Z0-9]{1,10}$/;
 const negative = (m: string) => money(m).sign() < 0;
 
@@ -31,16 +32,16 @@ const negative = (m: string) => money(m).sign() < 0;
  * The rows the sync lets into the served ledger (the rejection rules of `STREAMS` in src/sync/streams.ts,
  * docs/sync.md): the tests' books hold only such rows, this says so.
  */
-const servedTrade = (t: TransactionRow) =>
+export const servedTrade = (t: TransactionRow) =>
   live(t) && t.quantity > 0 && ![t.price, t.total_value, t.fee, t.personal_tax].some(negative) && STOCK_CODE.test(t.stock_code);
-const servedAction = (c: CorporateActionRow) =>
+export const servedAction = (c: CorporateActionRow) =>
   live(c) &&
   STOCK_CODE.test(c.stock_code) &&
   c.pay_date >= c.ex_date &&
   (c.type === "share_dividend"
     ? c.quantity > 0 && money(c.gross_amount).sign() === 0 && money(c.tax).sign() === 0
     : c.quantity >= 0 && !negative(c.gross_amount) && !negative(c.tax) && money(c.tax).compare(money(c.gross_amount)) <= 0);
-const servedClose = (p: StockPriceRow) => live(p) && STOCK_CODE.test(p.stock_code) && money(p.close_price).sign() > 0;
+export const servedClose = (p: StockPriceRow) => live(p) && STOCK_CODE.test(p.stock_code) && money(p.close_price).sign() > 0;
 const servedHolding = (h: HoldingRow) =>
   live(h) && h.quantity >= 0 && !negative(h.avg_cost) && !negative(h.total_cost) && STOCK_CODE.test(h.stock_code);
 
@@ -53,7 +54,7 @@ type Event =
   | { date: string; rank: 1 | 2; id: string; trade: TransactionRow };
 
 /** The share credits and trades in the order of docs/pnl.md and docs/corporate-actions.md: by date, credits, buys, sells, then id. */
-const inWalkOrder = (trades: TransactionRow[], actions: CorporateActionRow[]): Event[] =>
+export const inWalkOrder = (trades: TransactionRow[], actions: CorporateActionRow[]): Event[] =>
   [
     ...actions
       .filter((c) => c.type === "share_dividend")
@@ -76,7 +77,7 @@ interface PointState {
 const key = (accountId: string, code: string) => `${accountId} ${code}`;
 
 /** Closes by code, ascending by date. */
-function closesByCode(closes: StockPriceRow[]): Map<string, { date: string; close: Fraction; text: string }[]> {
+export function closesByCode(closes: StockPriceRow[]): Map<string, { date: string; close: Fraction; text: string }[]> {
   const byCode = new Map<string, { date: string; close: Fraction; text: string }[]>();
   for (const p of closes) {
     const list = byCode.get(p.stock_code) ?? [];
@@ -88,7 +89,7 @@ function closesByCode(closes: StockPriceRow[]): Map<string, { date: string; clos
 }
 
 /** The close with the latest date <= `date`, or undefined. */
-function latest<T extends { date: string }>(list: T[] | undefined, date: string): T | undefined {
+export function latest<T extends { date: string }>(list: T[] | undefined, date: string): T | undefined {
   let found: T | undefined;
   for (const c of list ?? []) if (c.date <= date) found = c;
   return found;
@@ -117,10 +118,13 @@ export function referencePerformance(book: Book, customerId: string, query: Perf
   const holdings = book.holdings.filter((h) => accountIds.has(h.account_id) && servedHolding(h));
   const closes = book.stock_prices.filter(servedClose);
   const byCode = closesByCode(closes);
-  const benchmarkCloses = byCode.get(benchmarkCode);
+  // The calendar is BENCHMARK_CODE's whatever the code compared with.
+  const calendarCloses = byCode.get(benchmarkCode);
+  const comparedCode = query.benchmark?.toUpperCase() ?? benchmarkCode;
+  const benchmarkCloses = byCode.get(comparedCode);
 
   // Calendar: the benchmark's close dates, or every code's when it has none.
-  const calendar = [...new Set((benchmarkCloses ?? closes).map((c) => ("trade_date" in c ? c.trade_date : c.date)))].sort();
+  const calendar = [...new Set((calendarCloses ?? closes).map((c) => ("trade_date" in c ? c.trade_date : c.date)))].sort();
   const ledgerDates = [...trades.map((t) => t.trade_date), ...actions.map((c) => c.ex_date)];
   const tradeDates = trades.map((t) => t.trade_date).sort();
   const lastCalendar = calendar[calendar.length - 1];
@@ -157,7 +161,7 @@ export function referencePerformance(book: Book, customerId: string, query: Perf
       twr: 0,
       mwr: { rate: null, status: "no_period" },
       annualized: null,
-      benchmark: { code: benchmarkCode, start_close: null, end_close: null, return: null },
+      benchmark: { code: comparedCode, start_close: null, end_close: null, return: null },
       unpriced_value: 0,
       unpriced_positions: 0,
       dividends_receivable: 0,
@@ -206,7 +210,7 @@ export function referencePerformance(book: Book, customerId: string, query: Perf
       mwr: { rate: null, status: "no_period" },
       annualized: null,
       benchmark: {
-        code: benchmarkCode,
+        code: comparedCode,
         start_close: closeNumber(close?.text),
         end_close: closeNumber(close?.text),
         return: close ? 0 : null,
@@ -300,7 +304,7 @@ export function referencePerformance(book: Book, customerId: string, query: Perf
           }
         : null,
     benchmark: {
-      code: benchmarkCode,
+      code: comparedCode,
       start_close: closeNumber(benchmarkStart?.text),
       end_close: closeNumber(benchmarkEnd?.text),
       return: totalBenchmark === null ? null : round4(totalBenchmark),

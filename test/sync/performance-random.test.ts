@@ -4,8 +4,10 @@
  * beyond the lots), share credits, cash dividends paid later, closes with gaps, stocks never
  * priced, a benchmark with closes on some days or none (then every code's dates are the
  * calendar). Every range, and a few from/to/broker/interval queries, must equal the reference
- * in every figure and point; over max, pnl must equal the consistency identity of
- * docs/performance.md ("The rules, exactly"), and stats.total_return where it says it must.
+ * in every figure and point, the positions and the drawdown included (./reference-moved.ts),
+ * and the positions' exact parts must add up to the period's figures; over max, pnl must equal
+ * the average-cost realized P&L plus the open positions' gain plus the dividends, and
+ * stats.total_return where the two must agree.
  *
  * Seeded, so a failure replays: fast-check prints the seed and path; add the seed to SEEDS.
  * More: VITE_PERF_SEEDS=1,2,3.
@@ -14,8 +16,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Book } from "../support/book";
 import { Fraction, money } from "../domain/fraction";
-import { servedPerformance, syncedBook } from "../performance/ledger";
+import { referenceAnswer, servedPerformance, syncedBook } from "../performance/ledger";
 import { identityParts, type PerformanceQueryInput, referencePerformance } from "../performance/reference";
+import { movedExactly } from "../performance/reference-moved";
 import { PERFORMANCE_RANGES } from "../../src/schemas/queries";
 import { getJson } from "../support/worker";
 
@@ -179,7 +182,36 @@ function queries(g: Generated): PerformanceQueryInput[] {
     { broker: "VND", range: "1y" },
     { interval: "week" },
     { interval: "month", range: "max" },
+    // Any code as the benchmark: a stock of the books, one with no close, in any case.
+    { benchmark: "aaa" },
+    { benchmark: "BBB", range: "1m" },
+    { benchmark: "VN30", from, to },
   ];
+}
+
+/** The positions' exact parts add up to the period's figures: their sums round to the answer's. */
+function expectPartsAddUp(book: Book, customerId: string, query: PerformanceQueryInput, answer: Record<string, unknown>) {
+  const { positions } = movedExactly(book, customerId, query);
+  const sumOf = (part: "start" | "end" | "inflow" | "sells" | "dividends" | "pnl") =>
+    positions.reduce((total, p) => total.add(p.exact[part]), new Fraction(0n)).toRoundedNumber(2);
+  expect(
+    {
+      start_value: sumOf("start"),
+      end_value: sumOf("end"),
+      invested: sumOf("inflow"),
+      withdrawn: sumOf("sells"),
+      dividends: sumOf("dividends"),
+      pnl: sumOf("pnl"),
+    },
+    `the positions' parts ${JSON.stringify(query)}`,
+  ).toEqual({
+    start_value: answer.start_value,
+    end_value: answer.end_value,
+    invested: answer.invested,
+    withdrawn: answer.withdrawn,
+    dividends: answer.dividends,
+    pnl: answer.pnl,
+  });
 }
 
 describe("performance on random books", () => {
@@ -191,10 +223,11 @@ describe("performance on random books", () => {
           const dbs = await syncedBook(book);
           for (const customer of customers) {
             for (const query of queries(g)) {
-              const expected = referencePerformance(book, customer.id, query);
+              const expected = referenceAnswer(book, customer.id, query);
               expect(await servedPerformance(dbs, customer.slug, query), `${customer.slug} ${JSON.stringify(query)}`).toEqual(
                 expected,
               );
+              expectPartsAddUp(book, customer.id, query, expected);
             }
             // The consistency identity, over max with e = as_of.
             const parts = identityParts(book, customer.id);

@@ -2,10 +2,11 @@
  * The performance series of one customer (src/domain/performance.ts has the rules), read in one
  * statement: the period's bounds, and per point that the figures need (the anchor at or before
  * the period's start, then every point of the period) the money in and out, with the rows that
- * value the positions and the benchmark at that day's closes. Positions are the stored steps
- * (position_steps, written by the sync), so the read grows with points, steps and closes, never
- * with trades: each position's steps and each code's closes over the period are read once, and
- * the Worker values the points with them (valuePoints).
+ * value the positions and the benchmark at that day's closes. Positions are the stored steps,
+ * read through src/db/queries/steps.ts alone, so the read grows with points, steps and closes,
+ * never with trades: each position's steps, each code's closes and each code's dividends a day
+ * over the period are read once, and the Worker values the points with them, in total and per
+ * code (valuePoints, src/db/queries/performance-values.ts).
  *
  * Closes and sums of money travel as text, exact; a position's cost and a sell's proceeds are
  * fractions and travel as numerator and denominator.
@@ -13,25 +14,21 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { performanceFigures } from "../../domain/performance";
-import { Decimal } from "../../domain/decimal";
 import { exactCosts } from "../../domain/positions";
-import { parseUnits } from "../../domain/units";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../deals";
 import { type Performance, type PerformanceQuery, Performance as PerformanceSchema } from "../../schemas";
 import type { Db } from "../client";
-import {
-  accounts,
-  brokers,
-  corporateActions,
-  customers,
-  holdings,
-  holdingMetrics,
-  positionSteps,
-  staff,
-  stockPrices,
-  transactions,
-} from "../schema";
+import { accounts, brokers, corporateActions, customers, holdings, staff, stockPrices, transactions } from "../schema";
 import { live, servedAccount } from "../served";
+import {
+  type RawPoint,
+  type StatementValues,
+  type UnpricedPosition,
+  holdingKey,
+  seriesCodes,
+  valuePoints,
+} from "./performance-values";
+import { stepsBuilding, stepsOf, stepTuple } from "./steps";
 import type { Lookup } from "./types";
 
 const a = alias(accounts, "a");
@@ -74,96 +71,13 @@ export type ValuedRow = {
 };
 
 /**
- * What the statement returns for one customer: the points with their flows only, and the steps
- * and closes that value them (valuePoints), each ascending by date within its position or code.
+ * What the statement returns for one customer: the points with their flows only, and the steps,
+ * closes and each code's dividends that value them (valuePoints), each ascending by date within
+ * its position or code.
  */
-export type PerformanceRow = Omit<ValuedRow, "points"> & {
-  points: Omit<RawPoint, "priced" | "unpriced" | "close">[];
-  steps: StoredStep[];
-  closes: StoredClose[];
-};
+export type PerformanceRow = Omit<ValuedRow, "points"> & StatementValues;
 
-/** A position step as the statement sends it: C as numerator and denominator in 10^-4 đồng. */
-type StoredStep = [accountId: string, stockCode: string, date: string, shares: number, num: string, den: string, inexact: number];
-type StoredClose = [stockCode: string, date: string, close: string];
-
-export interface RawPoint {
-  date: string;
-  /** Sum of shares × close over priced positions, exact. */
-  priced: string;
-  /**
-   * Each position with shares and no close yet: its C in 10^-4 đồng as numerator and
-   * denominator, how inexact the stored C is (0: exact), and the holding.
-   */
-  unpriced: UnpricedPosition[];
-  invested: string;
-  /** [numerator, denominator] in 10^-4 đồng of each position's sells that day. */
-  withdrawn: [string, string][];
-  dividends: string;
-  /** The benchmark's latest close on or before the point. */
-  close: string | null;
-}
-
-export type UnpricedPosition = [num: string, den: string, inexact: number, accountId: string, stockCode: string];
-
-const holdingKey = (accountId: string, stockCode: string) => `${accountId} ${stockCode}`;
-
-/**
- * Rows ascending by date, read in step with ascending dates: at each date, the last row dated
- * on or before it.
- */
-function carried<T>(rows: T[], dateOf: (row: T) => string) {
-  let next = 0;
-  return (date: string): T | undefined => {
-    while (next < rows.length && dateOf(rows[next]!) <= date) next++;
-    return rows[next - 1];
-  };
-}
-
-/** Groups rows, in order, by a key. */
-function groupBy<T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    const group = groups.get(key);
-    if (group) group.push(row);
-    else groups.set(key, [row]);
-  }
-  return groups;
-}
-
-/**
- * Values each point (value in docs/performance.md): each position's step in force (its latest on or before the point)
- * times its code's close in force, exactly in 10^-4 đồng; a position with shares and no close
- * yet is listed unpriced with its C; and the benchmark's close in force. The points ascend, so
- * each position and code is one forward pass.
- */
-export function valuePoints({ steps, closes, points, ...row }: PerformanceRow, benchmark: string): ValuedRow {
-  const closeOf = new Map([...groupBy(closes, ([code]) => code)].map(([code, rows]) => [code, carried(rows, (c) => c[1])]));
-  const positions = [...groupBy(steps, ([accountId, code]) => holdingKey(accountId, code)).values()].map((rows) => ({
-    code: rows[0]![1],
-    stepOn: carried(rows, (s) => s[2]),
-  }));
-  const benchmarkOn = closeOf.get(benchmark);
-  return {
-    ...row,
-    points: points.map((point) => {
-      let priced = 0n;
-      const unpriced: UnpricedPosition[] = [];
-      for (const { code, stepOn } of positions) {
-        const step = stepOn(point.date);
-        if (!step || step[3] <= 0) continue;
-        const [accountId, , , shares, num, den, inexact] = step;
-        // Asked again for the same date (a code held in two accounts), a walk stays where it is.
-        const close = closeOf.get(code)?.(point.date)?.[2];
-        if (close === undefined) unpriced.push([num, den, inexact, accountId, code]);
-        else priced += BigInt(shares) * parseUnits(close);
-      }
-      const close = benchmarkOn?.(point.date)?.[2] ?? null;
-      return { ...point, priced: Decimal.fromScaled(priced, 4).toString(), unpriced, close };
-    }),
-  };
-}
+export type { RawPoint, UnpricedPosition };
 
 /**
  * The statement, not yet sent (the customer page sends it in its batch), for the customer of
@@ -198,8 +112,15 @@ const latestCloseRow = (code: SQL, day: SQL) => sql`
 /** SQL: that close's close_price, as a value. */
 const latestClose = (code: SQL, day: SQL) => sql`(select c.close_price from (${latestCloseRow(code, day)}) c)`;
 
-/** The statement itself. */
-function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string) {
+/** The code the answer compares with: `benchmark` as asked, else the calendar's. */
+export const comparedCode = (query: PerformanceQuery, calendar: string) => query.benchmark ?? calendar;
+
+/**
+ * The statement itself. `calendar` (BENCHMARK_CODE) gives the points' dates; the closes compared
+ * with are `benchmark`'s when the query names one.
+ */
+function performanceSql(slug: Lookup, query: PerformanceQuery, calendar: string) {
+  const benchmark = comparedCode(query, calendar);
   const kind = query.from ? "from" : (query.range ?? "max");
   const period = PERIODS[kind] ?? null;
   return sql`
@@ -211,13 +132,13 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
       select a.id from ${accounts} a join ${brokers} b on b.id = a.broker_id, customer
       where ${servedAccount(a, sql`customer.id`)} and (${query.broker ?? null}::text is null or lower(b.code) = ${query.broker ?? null})
     ),
-    steps as (select s.* from ${positionSteps} s where s.account_id in (select id from accts)),
+    steps as (${stepsOf(sql`select id from accts`)}),
     positions as (select distinct account_id, stock_code from steps),
     divs as (
-      select ca.ex_date, ca.pay_date, ca.gross_amount - ca.tax as net from ${corporateActions} ca
+      select ca.ex_date, ca.pay_date, ca.stock_code, ca.gross_amount - ca.tax as net from ${corporateActions} ca
       where ca.account_id in (select id from accts) and ca.type = 'cash_dividend' and ${live(ca)}
     ),
-    bench as (select distinct p.trade_date as d from ${stockPrices} p where p.stock_code = ${benchmark} and ${live(p)}),
+    bench as (select distinct p.trade_date as d from ${stockPrices} p where p.stock_code = ${calendar} and ${live(p)}),
     cal as (
       select d from bench
       union all
@@ -291,11 +212,7 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
       where h.account_id in (select id from accts) and ${live(h)} group by h.account_id, h.stock_code
     )
     select
-      -- A holding with a partial and no steps: a target upgraded from before position steps,
-      -- whose sync has not reached it yet (src/sync/rules.ts queues them all).
-      exists (select from ${holdingMetrics} m where m.account_id in (select id from accts)
-        and not exists (select from ${positionSteps} s where s.account_id = m.account_id and s.stock_code = m.stock_code))
-        as building,
+      ${stepsBuilding(sql`select id from accts`)} as building,
       bounds.as_of::text, (select min(d) from points)::text as first_point, starts.e::text as end, starts.s::text as start,
       (select max(d) from needed where d <= starts.s)::text as anchor,
       ${latestClose(sql`${benchmark}`, sql`starts.s`)}::text as start_close,
@@ -313,10 +230,14 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
         where n.d is not null
       ), '[]') as points,
       coalesce((
-        select json_agg(json_build_array(s.account_id, s.stock_code, s.date, s.shares, s.cost_num::text, s.cost_den::text, s.cost_inexact)
-          order by s.account_id, s.stock_code, s.date)
+        select json_agg(${stepTuple(sql`s`)} order by s.account_id, s.stock_code, s.date)
         from span_steps s
       ), '[]') as steps,
+      -- Each code's cash dividends per point (a zero one too: it is an event of its code).
+      coalesce((
+        select json_agg(json_build_array(n.d, v.stock_code, v.net::text) order by n.d, v.stock_code)
+        from needed n, lateral (select stock_code, sum(net) as net from divs where ex_date = n.d group by stock_code) v
+      ), '[]') as dividends_by_code,
       coalesce((
         select json_agg(json_build_array(c.stock_code, c.trade_date, c.close_price::text) order by c.stock_code, c.trade_date)
         from closes c
@@ -324,11 +245,11 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, benchmark: string
     from customer, bounds, starts`;
 }
 
-/** The statement's one row as the figures (src/domain/performance.ts) read it. */
+/** The statement's one row as the figures (src/domain/performance.ts) read it; `calendar` is BENCHMARK_CODE. */
 export function performanceOf(
   rows: readonly ValuedRow[],
   query: PerformanceQuery,
-  benchmark: string,
+  calendar: string,
 ): Performance | "building" | undefined {
   const row = rows[0];
   if (!row) return undefined;
@@ -340,7 +261,7 @@ export function performanceOf(
     from: query.from ?? null,
     to: query.to ?? null,
     interval: query.interval ?? null,
-    benchmark,
+    benchmark: comparedCode(query, calendar),
     asOf: row.as_of,
     firstPoint: row.first_point,
     end: row.end,
@@ -351,7 +272,11 @@ export function performanceOf(
     firstClose: row.first_close,
     receivable: row.receivable,
     mismatch: row.mismatch,
-    points: row.points.map((p) => ({ ...p, unpriced: p.unpriced.map(([num, den]) => [num, den] as const) })),
+    points: row.points.map((p) => ({
+      ...p,
+      unpriced: p.unpriced.map(([num, den]) => [num, den] as const),
+      codes: seriesCodes(p),
+    })),
   });
   // The fields in the document's order.
   return Object.fromEntries(
@@ -362,21 +287,21 @@ export function performanceOf(
 /** The customer's performance over the period `query` names; "building" while its steps are not built yet. */
 export async function findPerformance(db: Db, slug: Lookup, query: PerformanceQuery, benchmark: string) {
   const [, read] = await db.batch([withoutJit(db), performanceQuery(db, slug, query, benchmark)]);
-  return performanceOf(await valued(db, read.rows as PerformanceRow[], benchmark), query, benchmark);
+  return performanceOf(await valued(db, read.rows as PerformanceRow[], comparedCode(query, benchmark)), query, benchmark);
 }
 
 const isInexact = (position: UnpricedPosition) => position[2] > 0;
 
 /**
- * The statement's rows with their points valued (valuePoints) and every unpriced position's C
- * exact. The sync stores C exactly while its denominator stays under 10^40, and truncated to the
+ * The statement's rows with their points valued (valuePoints, `compared` the code the answer
+ * compares with: comparedCode) and every unpriced position's C exact. The sync stores C exactly while its denominator stays under 10^40, and truncated to the
  * fixed scale past it (src/domain/positions.ts); a point that values such a position at its C (it
  * has no close yet) needs the exact C, so the holdings concerned are read whole and walked
  * exactly: one more round trip, only then (a stock with no close yet, trimmed by enough partial
  * sells to pass that bound).
  */
-export async function valued(db: Db, statementRows: PerformanceRow[], benchmark: string): Promise<ValuedRow[]> {
-  const rows = statementRows.map((row) => valuePoints(row, benchmark));
+export async function valued(db: Db, statementRows: PerformanceRow[], compared: string): Promise<ValuedRow[]> {
+  const rows = statementRows.map((row) => valuePoints(row, compared));
   const row = rows[0];
   const dates = new Map<string, { accountId: string; stockCode: string; dates: string[] }>();
   for (const point of row?.points ?? []) {
