@@ -18,6 +18,7 @@ import { servedPerformance, syncedBook } from "../performance/ledger";
 import { identityParts, type PerformanceQueryInput, referencePerformance } from "../performance/reference";
 import { PERFORMANCE_RANGES } from "../../src/schemas/queries";
 import { getJson } from "../support/worker";
+import { runs } from "../support/runs";
 
 const SEEDS = import.meta.env.VITE_PERF_SEEDS?.split(",").map(Number) ?? [20261127];
 const RUNS = 4;
@@ -218,7 +219,7 @@ describe("performance on random books", () => {
             }
           }
         }),
-        { seed, numRuns: RUNS },
+        { seed, numRuns: runs(RUNS) },
       );
     });
   }
