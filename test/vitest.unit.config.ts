@@ -4,7 +4,9 @@
  * cron schedule) in plain Node, with no global setup, so a change to a domain rule meets its
  * first test in seconds. They share their workers, as in workerd: none leaves state behind. The same files
  * still run in workerd under `npm test` (the "workers" project of test/vitest.config.ts, whose
- * include covers them), which stays the one command that runs everything.
+ * include covers them), which stays the one command that runs everything. Here each property
+ * test runs a tenth of its full count (test/support/runs.ts), the same seeds' first cases;
+ * `npm test` runs them all. VITE_PROPERTY_RUNS_PERCENT=100 npm run test:unit runs them all here.
  */
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
@@ -18,6 +20,7 @@ export default defineConfig({
     isolate: false,
     setupFiles: ["./test/support/decimal.ts", "./test/support/seed.ts"],
     restoreMocks: true,
+    env: { VITE_PROPERTY_RUNS_PERCENT: process.env.VITE_PROPERTY_RUNS_PERCENT ?? "10" },
     testTimeout: 30_000,
   },
 });

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DATE_MESSAGE, HistoryQuery, isCalendarDate } from "../../src/schemas";
 import { BAD_DATES, EDGE_DATES } from "./calendar-dates";
+import { runs } from "../support/runs";
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
 const text = (y: number, m: number, d: number) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
@@ -34,7 +35,7 @@ describe("a calendar date", () => {
       fc.property(year, month, day, (y, m, d) => {
         expect(isCalendarDate(text(y, m, d)), text(y, m, d)).toBe(reference(y, m, d));
       }),
-      { numRuns: 20_000 },
+      { numRuns: runs(20_000) },
     );
   });
 
@@ -49,7 +50,7 @@ describe("a calendar date", () => {
           ]);
         }
       }),
-      { numRuns: 5_000 },
+      { numRuns: runs(5_000) },
     );
   });
 

@@ -10,6 +10,7 @@ import { apiDatabases, getValid } from "../support/api";
 import { Book, writeTarget } from "../support/book";
 import { holdingValuation, latestCloses, valuationOf } from "../support/valuation";
 import { getJson } from "../support/worker";
+import { runs } from "../support/runs";
 
 const MAX_MONEY = "9999999999999999.9999";
 const MAX_QUANTITY = 2_147_483_647;
@@ -92,7 +93,7 @@ describe("valuation", () => {
           expect((await getValid(dbs.env, `/api/stats/${slug}`, StatsResponse)).data).toEqual(data.stats);
         }
       }),
-      { numRuns: 15 },
+      { numRuns: runs(15) },
     );
   });
 

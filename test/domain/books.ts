@@ -8,7 +8,10 @@ import fc from "fast-check";
 import type { CreditInput, DividendInput, TradeInput } from "../../src/domain";
 import { ACCOUNT_A, ACCOUNT_B, tradeId } from "./trades";
 
-/** How many books each property sees: VITE_PNL_BOOKS=100000 for the long run. */
+/**
+ * How many books each property sees at its full count (test/support/runs.ts scales it, as every
+ * property's runs): VITE_PNL_BOOKS=100000 for the long run.
+ */
 // Vite replaces `import.meta.env` only when written out in full: no cast around import.meta.
 export const BOOKS = Number(import.meta.env.VITE_PNL_BOOKS ?? 1000);
 

@@ -19,6 +19,7 @@ import {
 import { BOOKS, dividends, edgeBook, realisticBook, units, withCredits } from "./books";
 import { referenceMetrics } from "./reference";
 import { byHolding, tradeFactory } from "./trades";
+import { runs } from "../support/runs";
 
 const books = fc.oneof(edgeBook, realisticBook);
 
@@ -28,7 +29,7 @@ describe("computeMetrics against the exact reference", () => {
       fc.property(edgeBook, (trades) => {
         expect(computeMetrics(trades)).toEqual(referenceMetrics(trades));
       }),
-      { numRuns: BOOKS },
+      { numRuns: runs(BOOKS) },
     );
   });
 
@@ -37,7 +38,7 @@ describe("computeMetrics against the exact reference", () => {
       fc.property(realisticBook, (trades) => {
         expect(computeMetrics(trades)).toEqual(referenceMetrics(trades));
       }),
-      { numRuns: BOOKS },
+      { numRuns: runs(BOOKS) },
     );
   });
 
@@ -46,7 +47,7 @@ describe("computeMetrics against the exact reference", () => {
       fc.property(withCredits(books), dividends, ([trades, credits], cash) => {
         expect(computeMetrics(trades, credits, cash)).toEqual(referenceMetrics(trades, credits, cash));
       }),
-      { numRuns: BOOKS },
+      { numRuns: runs(BOOKS) },
     );
   });
 
@@ -58,7 +59,7 @@ describe("computeMetrics against the exact reference", () => {
       fc.property(shuffled, ([trades, reordered]) => {
         expect(computeMetrics(reordered)).toEqual(computeMetrics(trades));
       }),
-      { numRuns: Math.ceil(BOOKS / 4) },
+      { numRuns: runs(Math.ceil(BOOKS / 4)) },
     );
   });
 
@@ -67,7 +68,7 @@ describe("computeMetrics against the exact reference", () => {
       fc.property(withCredits(books), ([trades, credits]) => {
         expect(computeMetrics(trades, [...credits].reverse())).toEqual(computeMetrics(trades, credits));
       }),
-      { numRuns: Math.ceil(BOOKS / 4) },
+      { numRuns: runs(Math.ceil(BOOKS / 4)) },
     );
   });
 });
@@ -123,7 +124,7 @@ describe("holding partials", () => {
         const after = mergePartials([...partials.values()]);
         if (count(after)) expect(after).toEqual(computeMetrics([...holdings.values()].flat()));
       }),
-      { numRuns: BOOKS },
+      { numRuns: runs(BOOKS) },
     );
     // A merge is undecided when a figure lies within the fixed scale's error bound of a rounding
     // boundary: an exact tie within ~10^-20 đồng, or an average cost left inexact by many sells.
@@ -140,7 +141,7 @@ describe("holding partials", () => {
         const partials = [...byHolding(trades).values()].map((own) => holdingPartial(own));
         expect(mergePartials(partials)).toEqual(computeMetrics(trades));
       }),
-      { numRuns: BOOKS },
+      { numRuns: runs(BOOKS) },
     );
   });
 
@@ -214,7 +215,7 @@ describe("holding partials", () => {
         // No credits: each day reads only the lots its sells reach; the cut, those or every lot.
         for (const own of byHolding(trades).values()) expectContinuedAsWhole(own, [], cut, allLots);
       }),
-      { numRuns: BOOKS },
+      { numRuns: runs(BOOKS) },
     );
   });
 
@@ -230,7 +231,7 @@ describe("holding partials", () => {
         if (merged !== null) expect(merged).toEqual(computeMetrics(trades, credits, cash));
         expect(mergePartials([combinePartials(partials)], received)).toEqual(merged);
       }),
-      { numRuns: BOOKS },
+      { numRuns: runs(BOOKS) },
     );
   });
 
@@ -239,7 +240,7 @@ describe("holding partials", () => {
       fc.property(withCredits(books), fc.nat(), ([trades, credits], cut) => {
         for (const [key, own] of byHolding(trades)) expectContinuedAsWhole(own, creditsOf(credits, key), cut);
       }),
-      { numRuns: BOOKS },
+      { numRuns: runs(BOOKS) },
     );
   });
 
@@ -293,7 +294,7 @@ describe("holding partials", () => {
           expect(continuePartial(resume(from, later), later)?.partial).toEqual(holdingPartial([...own, ...later]));
         }
       }),
-      { numRuns: BOOKS },
+      { numRuns: runs(BOOKS) },
     );
   });
 
@@ -305,7 +306,7 @@ describe("holding partials", () => {
         expect(stored).toEqual(partials);
         expect(mergePartials(stored)).toEqual(mergePartials(partials));
       }),
-      { numRuns: Math.ceil(BOOKS / 4) },
+      { numRuns: runs(Math.ceil(BOOKS / 4)) },
     );
   });
 });

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Fraction } from "../../src/domain/exact";
 import { add, div, fraction, mul, sub } from "../../src/domain/rational";
+import { runs } from "../support/runs";
 
 const SEED = 20261127;
 
@@ -33,7 +34,7 @@ describe("rational", () => {
         expect(mul(a, b)).toEqual(naive.mul(a, b));
         if (b.num !== 0n) expect(div(a, b)).toEqual(naive.div(a, b));
       }),
-      { seed: SEED, numRuns: 2000 },
+      { seed: SEED, numRuns: runs(2000) },
     );
   });
 

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Fraction } from "../../src/domain/exact";
 import { type CashFlow, annualizedTwr, moneyWeightedReturn } from "../../src/domain/returns";
+import { runs } from "../support/runs";
 
 /** Property runs are seeded, so a run in CI repeats one on a laptop; found counterexamples stay below as cases. */
 const SEED = 20261127;
@@ -282,7 +283,7 @@ describe("against the slow reference", () => {
           }
         },
       ),
-      { numRuns: 300, seed: SEED },
+      { numRuns: runs(300), seed: SEED },
     );
   });
 
@@ -307,7 +308,7 @@ describe("against the slow reference", () => {
           expect(annualizedTwr(frac(p - q, q), days)?.text).toBe(decimalText(low));
         },
       ),
-      { numRuns: 30, seed: SEED },
+      { numRuns: runs(30), seed: SEED },
     );
   }, 120_000);
 
@@ -378,7 +379,7 @@ describe("against the slow reference", () => {
           }
         },
       ),
-      { numRuns: 40, seed: SEED },
+      { numRuns: runs(40), seed: SEED },
     );
   }, 120_000);
 });

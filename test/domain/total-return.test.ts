@@ -12,6 +12,7 @@ import { BOOKS, dividends, edgeBook, realisticBook, withCredits } from "./books"
 import { Fraction } from "./fraction";
 import { referenceMetrics, referenceReturnPart, referenceTotalReturn } from "./reference";
 import { tradeFactory } from "./trades";
+import { runs } from "../support/runs";
 
 /** Served total_return of a book for an unrealized P&L in 10^-4 đồng. */
 function served(...[trades, credits, cash, unrealized]: Parameters<typeof referenceTotalReturn>): Decimal {
@@ -110,7 +111,7 @@ describe("total_return, rounded once", () => {
           referenceTotalReturn(trades, credits, cash, unrealized),
         );
       }),
-      { numRuns: BOOKS },
+      { numRuns: runs(BOOKS) },
     );
   });
 
@@ -119,7 +120,7 @@ describe("total_return, rounded once", () => {
       fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.bigInt({ min: 1n, max: 10n ** 12n }), (num, den) => {
         expect(returnPartExact({ num, den })).toEqual(referenceReturnPart(new Fraction(num, den * 10_000n)));
       }),
-      { numRuns: BOOKS },
+      { numRuns: runs(BOOKS) },
     );
   });
 });

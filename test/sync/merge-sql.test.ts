@@ -14,6 +14,7 @@ import { edgeBook, realisticBook, withCredits } from "../domain/books";
 import { byHolding } from "../domain/trades";
 import type { Sql } from "../../src/db/client";
 import { freshDatabases } from "../support/databases";
+import { runs } from "../support/runs";
 
 /** Partials as the target stores them: JSON, as `holding_metrics.partial` holds them. */
 const stored = (partials: HoldingPartial[]): HoldingPartial[] => JSON.parse(JSON.stringify(partials));
@@ -52,7 +53,7 @@ describe("the merge rules in SQL", () => {
         expect(sum.format).toBe(PARTIAL_FORMAT);
         expect(combinePartials([sum])).toEqual(combinePartials(partials));
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 

@@ -21,6 +21,7 @@ import { identityParts, type PerformanceQueryInput, referencePerformance } from 
 import { movedExactly } from "../performance/reference-moved";
 import { PERFORMANCE_RANGES } from "../../src/schemas/queries";
 import { getJson } from "../support/worker";
+import { runs } from "../support/runs";
 
 const SEEDS = import.meta.env.VITE_PERF_SEEDS?.split(",").map(Number) ?? [20261127];
 const RUNS = 4;
@@ -251,7 +252,7 @@ describe("performance on random books", () => {
             }
           }
         }),
-        { seed, numRuns: RUNS },
+        { seed, numRuns: runs(RUNS) },
       );
     });
   }

@@ -15,6 +15,7 @@ import { describe, expect, it } from "vitest";
 import { Book } from "../support/book";
 import { STREAMS } from "../../src/sync/streams";
 import { changeSource, expectPlacesAddUp, insertSource, restore, runWith, softDelete, synced, withSource } from "./helpers";
+import { runs } from "../support/runs";
 
 const SEEDS = import.meta.env.VITE_PLACES_SEEDS?.split(",").map(Number) ?? [20261127];
 const RUNS = 3;
@@ -121,7 +122,7 @@ describe("trade places through changes to trades", () => {
           expect((await synced(dbs.env, "full")).complete).toBe(true);
           await expectPlacesAddUp(dbs.target);
         }),
-        { seed, numRuns: RUNS },
+        { seed, numRuns: runs(RUNS) },
       );
     },
     600_000,

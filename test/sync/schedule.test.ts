@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CronError, nextFire, parseCron } from "../../src/cron";
+import { runs } from "../support/runs";
 
 const WEEKDAYS = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"];
 
@@ -65,7 +66,7 @@ describe("the reconciliation's schedule", () => {
         // Nothing within the horizon: whatever it found lies beyond it.
         if (got) expect(got.getTime()).toBeGreaterThanOrEqual(first + HORIZON_MINUTES * MINUTE);
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
