@@ -237,7 +237,7 @@ describe("each operation's parameter examples", () => {
       expect(String(answer.status), `${method.toUpperCase()} ${target}: ${answer.text.slice(0, 300)}`).toBe(success);
       expect(problems(method, path, answer), `${method} ${target}`).toEqual([]);
     }
-    expect(requests).toContain(`GET /api/performance/${SLUG}?range=1y&to=2024-12-31&broker=SSI&interval=week`);
+    expect(requests).toContain(`GET /api/performance/${SLUG}?range=1y&to=2024-12-31&broker=SSI&interval=week&benchmark=VN30`);
   });
 });
 
