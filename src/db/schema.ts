@@ -110,7 +110,7 @@ export const transactions = pgTable(
     index("transactions_customer_date_idx").on(t.customerId, t.tradeDate.desc(), t.id.desc()),
     // No index of a customer's trades by code: a history filtered by code reads each served
     // account's range of transactions_holding_idx. One more index of every trade cost a 10M
-    // trading day's upsert ~12 s (docs/benchmarks.md, "What two indexes cost a trading day").
+    // trading day's upsert ~12 s (docs/sync.md, "Why the limits are what they are").
     index("transactions_account_date_idx").on(t.accountId, t.tradeDate.desc(), t.id.desc()),
     // One holding's trades in FIFO order: what recomputing that holding's metrics reads.
     index("transactions_holding_idx").on(t.accountId, t.stockCode, t.tradeDate, t.id),
@@ -195,7 +195,7 @@ export const customerMetrics = pgTable("customer_metrics", {
  * (src/sync/ordinals.ts); current only while the customer has a `customer_histories` row and is
  * not in `metrics_pending`. A table of its own, not columns of `transactions`: placing a day's
  * trades inserts narrow rows into three indexes, where updating each new trade wrote a new
- * version of it into every index of `transactions` (`trade_places` in docs/benchmarks.md).
+ * version of it into every index of `transactions` (`trade_places` in docs/sync.md).
  */
 export const tradePlaces = pgTable(
   "trade_places",

@@ -225,7 +225,7 @@ export function performanceFigures(series: Series): PerformanceFigures {
   // The running product of 1 + r(d), reduced as it goes (mul): the day's values mostly cancel
   // (MV(d) over MV(d') of the next day), so it stays short, where the plain product of every
   // day's numerators and denominators grew by each, and reducing it once at the end cost most of
-  // a range=max read (`rational` in docs/benchmarks.md).
+  // a range=max read (`rational` in docs/sync.md).
   let linked = ONE;
   let invested = ZERO;
   let withdrawn = ZERO;

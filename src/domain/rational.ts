@@ -23,7 +23,7 @@ export function fraction(num: bigint, den: bigint): Fraction {
  * of the denominators' common part and across the operands, never of the full result. A running
  * total (a customer's withdrawals, each a fraction over a position's C) grows a long denominator;
  * reducing each full sum ran Euclid on it at every point: 2/3 of a range=max read of the 1M
- * bench's 100,000-trade customer (`rational` in docs/benchmarks.md). Any operands give the
+ * bench's 100,000-trade customer (`rational` in docs/sync.md). Any operands give the
  * exact value; reduced ones (as `fraction` makes) give it reduced.
  */
 

@@ -97,7 +97,7 @@ export function moneyWeightedReturn(flows: readonly CashFlow[], T: number, perio
  * (`annualized.twr` in docs/performance.md). Called when days >= 365, but right for any days >= 1. `twr` must be
  * in lowest terms, den > 0, as src/domain/rational.ts gives it; then so is 1 + twr. Reducing it
  * here again ran Euclid on a product of a thousand days' values: most of a range=max read
- * (`rational` in docs/benchmarks.md).
+ * (`rational` in docs/sync.md).
  */
 export function annualizedTwr(twr: Fraction, days: number): Decimal | null {
   if (!Number.isSafeInteger(days) || days < 1) throw new RangeError(`days must be a positive whole number: ${days}`);

@@ -21,7 +21,7 @@ export interface BudgetLimits {
   /**
    * Trades loaded per metrics batch (a holding with more is loaded alone). The next batch is
    * read while one is worked on, so two are in memory; the default keeps a run under a 48 MB
-   * heap (`metricsTrades` in docs/benchmarks.md).
+   * heap (`metricsTrades` in docs/sync.md).
    */
   metricsTrades: number;
   /**
@@ -42,7 +42,7 @@ const DEFAULT_LIMITS: BudgetLimits = {
   pageRows: 10_000,
   pageBytes: 4 * 1024 * 1024,
   reconcileLeafRows: 2_000,
-  // A checksum this size takes seconds on each side (`reconcileCompareRows` in docs/benchmarks.md).
+  // A checksum this size takes seconds on each side (`reconcileCompareRows` in docs/sync.md).
   reconcileCompareRows: 500_000,
   metricsTrades: 10_000,
   metricsCustomers: 100,

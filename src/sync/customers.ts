@@ -74,7 +74,7 @@ export interface PendingCustomer {
  * by `offset 0`, cannot be flattened into a join the planner may turn around. Planned freely on
  * statistics that lag (metrics_pending fills and empties within a run, and the last ANALYZE saw
  * it empty), the customers' rows were scanned once per customer: 1.76 s a batch of 100 instead
- * of 42 ms (`ofServedAccounts` in docs/benchmarks.md).
+ * of 42 ms (`ofServedAccounts` in docs/sync.md).
  */
 const ofServedAccounts = (table: typeof holdingMetrics | typeof holdingMonths): SQL =>
   sql`(select h.* from ${accounts} a
@@ -83,7 +83,7 @@ const ofServedAccounts = (table: typeof holdingMetrics | typeof holdingMonths): 
 
 /** One partial of customer `c.id`'s served holdings, added up in the target (src/sync/merge-sql.ts). */
 const MERGED_PARTIAL = mergedPartial(
-  // Each stored partial is copied once, then read once per field (`MERGED_PARTIAL` in docs/benchmarks.md).
+  // Each stored partial is copied once, then read once per field (`MERGED_PARTIAL` in docs/sync.md).
   sql`select ${copied(sql`h.partial`)} as p from ${ofServedAccounts(holdingMetrics)} h`,
   sql`select m.month, m.trades, m.pnl, m.pnl_inexact from ${ofServedAccounts(holdingMonths)} m`,
 );

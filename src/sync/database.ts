@@ -78,7 +78,7 @@ function connect(url: string, budget: Budget, readOnly: boolean, onError: (err: 
   // The sync's statements work on batches (a page, hundreds of holdings or customers, each with
   // correlated subqueries), so the planner's estimates pass jit_above_cost while the work itself
   // takes milliseconds, and compiling costs far more than it saves (`jit = off` in
-  // docs/benchmarks.md).
+  // docs/sync.md).
   const noJit = sql.query("set local jit = off");
   return {
     async run(statements) {

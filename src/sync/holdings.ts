@@ -34,7 +34,7 @@ import { afterLast, type Batch, readAhead } from "./read-ahead";
 /**
  * Holdings per batch at most, however few trades they have: one that continues comes with its
  * stored partial, parsed, continued and written back, so many of them weigh on the heap (the
- * measurements: `MAX_HOLDINGS` in docs/benchmarks.md).
+ * measurements: `MAX_HOLDINGS` in docs/sync.md).
  */
 const MAX_HOLDINGS = 200;
 
@@ -333,7 +333,7 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
  * Takes these holdings off the pending list, found key by key and deleted by row: joined to the
  * batch on statistics taken while the list was empty, the whole list was hashed every batch
  * (~20 ms a batch of 200 with 30,000 waiting: "holdings_pending taken off by row" in
- * docs/benchmarks.md).
+ * docs/sync.md).
  */
 export function takeOffPending(holdings: readonly HoldingRef[]): Statement<void> {
   const keys = keysJson(holdings);

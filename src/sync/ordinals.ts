@@ -65,7 +65,7 @@ export function appendHistories(ids: readonly string[]): Statement<void> {
       -- range was guessed at a third of the table and crossed with each account's every trade
       -- (~100 ms a batch at 10M trades with no new trade); joined to accounts after it, the
       -- planner hashed every account once per customer (3.6 ms each on the kept 10M scale book:
-      -- \`appendHistories\` in docs/benchmarks.md).
+      -- \`appendHistories\` in docs/sync.md).
       select t.id, t.customer_id, t.account_id, t.trade_date
       from stored s
       join ${accounts} a on ${servedAccount(a, sql`s.customer_id`)}

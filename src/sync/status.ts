@@ -33,7 +33,7 @@ const LISTED = 50;
 /**
  * How long after its scheduled time a reconciliation may take to complete before it is overdue:
  * cron delays, a delta backlog served first, and the chained runs of a large repair, with room to
- * spare (`RECONCILE_GRACE_MS` in docs/benchmarks.md).
+ * spare (`RECONCILE_GRACE_MS` in docs/sync.md).
  */
 export const RECONCILE_GRACE_MS = 2 * 3_600_000;
 

@@ -174,7 +174,7 @@ export const STREAMS: readonly Stream[] = [
           cross join lateral (select (u.trade_date, u.id) <= (l.trade_date, l.id) as displaces) w
           -- A row new to the target has no place to look for (one left by a row removed and
           -- booked again is taken over when placed): at 10M trades each probe of the places' key
-          -- cost ~0.2 ms, three quarters of this part (\`placesOf\` in docs/benchmarks.md).
+          -- cost ~0.2 ms, three quarters of this part (\`placesOf\` in docs/sync.md).
           where u.deleted_at is null and u.rejected is null and (u.inserted or not ${placed(sql`u`)})`;
     },
     // Denormalised so a customer's history is one index range scan (src/db/schema.ts).

@@ -173,7 +173,7 @@ function performanceSql(slug: Lookup, query: PerformanceQuery, calendar: string)
     -- over the points' span and the last before it, and each code's closes likewise (one index
     -- range per code, one close a day: the tie-break of latestCloseRow). Valuing them here cost 3-8×
     -- reading them: per point and position, probes or window passes over every pair (the
-    -- valuation rows in docs/benchmarks.md).
+    -- valuation rows in docs/sync.md).
     span as (select min(d) as lo, max(d) as hi from needed),
     codes as (select distinct stock_code as code from positions union select ${benchmark}::text),
     closes as (
