@@ -1,19 +1,23 @@
 /**
- * How figures read to a person: money in đồng with the locale's separators (and the API's own
- * two decimal places when a figure has them, so the page never shows a different amount than
- * the API), dates dd/MM/yyyy in Vietnamese, percentages, counts. Formatters are built once per
- * language, since Intl construction costs more than formatting.
+ * How figures read to a person: money in whole đồng with the locale's separators, as Vietnamese
+ * brokers print it (the API keeps its exact digits, and so does each figure's `<data value>`),
+ * per-share prices as stored, dates dd/MM/yyyy in Vietnamese, percentages, counts. Formatters
+ * are built once per language, since Intl construction costs more than formatting.
  */
 import type { Decimal } from "../domain/decimal";
 import { type Lang, MESSAGES } from "./i18n";
 
 /**
  * Exact figures are formatted from their decimal text, which Intl.NumberFormat reads as an exact
- * decimal (not through a double), so a person sees the same digits as the API writes.
+ * decimal (not through a double), so no digit is lost to a double on the way.
  */
 export interface Format {
+  /**
+   * An amount in whole đồng, rounded half away from zero from the exact figure (Decimal.rounded,
+   * the service's one rounding rule), so -0.4 shows as 0, never as -0.
+   */
   money(value: Decimal): string;
-  /** An amount as stored, unrounded (a close per share, a dividend): up to the 4 decimals the back office keeps. */
+  /** A per-share price as stored, unrounded (a close, an average cost, a trade's price): up to the 4 decimals the back office keeps. */
   price(value: Decimal): string;
   /** Short, for chart axes: "1,2 Tr ₫". */
   compactMoney(value: number): string;
@@ -50,8 +54,7 @@ function build(lang: Lang): Format {
   const money = new Intl.NumberFormat(locale, {
     style: "currency",
     currency: "VND",
-    minimumFractionDigits: 0,
-    maximumFractionDigits: 2,
+    maximumFractionDigits: 0,
   });
   const price = new Intl.NumberFormat(locale, {
     style: "currency",
@@ -82,7 +85,7 @@ function build(lang: Lang): Format {
   const utc = (iso: string) => new Date(`${iso}T00:00:00Z`);
 
   return {
-    money: (v) => money.format(exact(v)),
+    money: (v) => money.format(exact(v.rounded(0))),
     price: (v) => price.format(exact(v)),
     compactMoney: (v) => compact.format(v),
     count: (v) => count.format(v),

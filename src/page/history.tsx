@@ -5,7 +5,7 @@
  */
 import type { Aggregate, HistoryPage } from "../db/queries";
 import type { HistoryQuery, Transaction } from "../schemas";
-import { Count, DataTable, Day, Money, Section, accountName } from "./kit";
+import { Count, DataTable, Day, Money, Price, Section, accountName } from "./kit";
 import { type Filter, type FilterIssue, pageHref } from "./query";
 import { useView } from "./view";
 
@@ -85,7 +85,7 @@ function TradeTable(props: { trades: Transaction[] }) {
         { head: t.stock, names: true, cell: (tx) => tx.stock_code },
         { head: t.type, cell: (tx) => <data value={tx.type}>{tx.type === "buy" ? t.buy : t.sell}</data> },
         { head: t.quantity, num: true, cell: (tx) => <Count value={tx.quantity} /> },
-        { head: t.price, num: true, cell: (tx) => <Money value={tx.price} /> },
+        { head: t.price, num: true, cell: (tx) => <Price value={tx.price} /> },
         { head: t.value, num: true, cell: (tx) => <Money value={tx.total_value} /> },
         { head: t.fee, num: true, cell: (tx) => <Money value={tx.fee} /> },
         { head: t.tax, num: true, cell: (tx) => <Money value={tx.personal_tax} /> },

@@ -12,17 +12,22 @@ import { useView } from "./view";
 export const tone = (value: Decimal) => (value.sign() > 0 ? "gain" : value.sign() < 0 ? "loss" : undefined);
 
 /**
- * An amount: its exact text in value (as the API writes it), the locale's in the text. `stored`
- * for one the API serves as stored, unrounded (a dividend's amounts): its text keeps all of the
- * 4 decimals the back office keeps, so it shows the API's digits, not a rounding of them.
+ * An amount: its exact text in value (as the API writes it), whole đồng in the text (Format.money).
+ * A signed one is coloured by what the reader sees: an amount that rounds to 0 is no gain or loss.
  */
-export function Money(props: { value: Decimal; signed?: boolean; stored?: boolean }) {
+export function Money(props: { value: Decimal; signed?: boolean }) {
   const { f } = useView();
   return (
-    <data value={props.value.text} class={props.signed ? tone(props.value) : undefined}>
-      {props.stored ? f.price(props.value) : f.money(props.value)}
+    <data value={props.value.text} class={props.signed ? tone(props.value.rounded(0)) : undefined}>
+      {f.money(props.value)}
     </data>
   );
+}
+
+/** A per-share price (a close, an average cost, a trade's price): its exact text in value, as stored in the text. */
+export function Price(props: { value: Decimal }) {
+  const { f } = useView();
+  return <data value={props.value.text}>{f.price(props.value)}</data>;
 }
 
 /** A money figure the API may leave null (an unpriced holding): "no price" then, with an empty value. */
