@@ -61,7 +61,7 @@ function Scroll(props: { label: string; children: Child }) {
 }
 
 /** A section of the page under its heading, which names it. */
-export function Section(props: { id: string; title: string; children: Child }) {
+export function Section(props: { id: string; title: Child; children: Child }) {
   return (
     <section aria-labelledby={props.id}>
       <h2 id={props.id}>{props.title}</h2>

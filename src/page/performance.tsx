@@ -55,18 +55,32 @@ function NotYet(props: { read: PerformanceRead }) {
   return <p>{props.read === "building" ? t.building : t.noPerformance}</p>;
 }
 
-/** Today's change (`1d`): what the portfolio is worth and how it moved since the market day before. */
+/**
+ * The latest session's change (`1d`): what the portfolio is worth and how it moved since the
+ * market day before. Called today only when its session is today in Vietnam (View.today), else
+ * the latest session, with its date: a weekend, a holiday, a back office not yet synced.
+ */
 export function Today(props: { read: PerformanceRead }) {
-  const { t } = useView();
+  const { t, today } = useView();
   const { read } = props;
+  const isToday = usable(read) && read.end_date === today;
+  const title = isToday ? (
+    t.performanceToday
+  ) : usable(read) ? (
+    <>
+      {t.latestSession}: <Day iso={read.end_date} />
+    </>
+  ) : (
+    t.latestSession
+  );
   return (
-    <Section id="today" title={t.performanceToday}>
+    <Section id="today" title={title}>
       {usable(read) ? (
-        <dl class="cards today" data-performance="1d">
+        <dl class="cards today" data-performance="1d" data-session={isToday ? "today" : "latest"}>
           <MoneyFigure name="today_value" term={t.worth} value={read.end_value}>
             <Period data={read} />
           </MoneyFigure>
-          <Figure name="today_change" term={t.todayChange}>
+          <Figure name="today_change" term={isToday ? t.todayChange : t.sessionChange}>
             <span data-part="pnl">
               <Money value={read.pnl} signed />
             </span>{" "}
