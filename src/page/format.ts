@@ -36,6 +36,8 @@ export interface Format {
   date(iso: string): string;
   /** YYYY-MM → "02/2024" in Vietnamese, "Feb 2024" in English. */
   month(yyyyMm: string): string;
+  /** An instant (ISO 8601) as the time and date in Vietnam: "14:05 06/12/2026", "14:05 6 Dec 2026". */
+  instant(iso: string): string;
 }
 
 /** A Decimal's text as Intl reads it: a string numeric literal, formatted without rounding through a double. */
@@ -95,6 +97,12 @@ function build(lang: Lang): Format {
     compactRate: (v) => compactRate.format(v),
     days: (v) => days.format(v),
     date: lang === "vi" ? (iso) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : (iso) => date.format(utc(iso)),
+    instant: (iso) => {
+      const local = new Date(new Date(iso).getTime() + 7 * 3_600_000).toISOString();
+      const day =
+        lang === "vi" ? `${local.slice(8, 10)}/${local.slice(5, 7)}/${local.slice(0, 4)}` : date.format(utc(local.slice(0, 10)));
+      return `${local.slice(11, 16)} ${day}`;
+    },
     month: lang === "vi" ? (m) => `${m.slice(5, 7)}/${m.slice(0, 4)}` : (m) => month.format(utc(`${m}-01`)),
   };
 }

@@ -45,8 +45,20 @@ function Period(props: { data: Performance }) {
   );
 }
 
+/** Positions with no close yet, which the value counts at their cost: how many, and how much of the value. */
+function AtCost(props: { data: Performance }) {
+  const { t, f } = useView();
+  const { unpriced_positions: count, unpriced_value: value } = props.data;
+  if (count === 0) return null;
+  return (
+    <small data-note="unpriced">
+      <data value={value.text}>{t.unpricedAtCost(count, f.count(count), f.money(value))}</data>
+    </small>
+  );
+}
+
 /** The read is usable: steps built and at least one point. */
-function usable(read: PerformanceRead): read is Performance & { end_date: string } {
+export function usable(read: PerformanceRead): read is Performance & { end_date: string } {
   return read !== "building" && read.end_date !== null;
 }
 
@@ -79,6 +91,7 @@ export function Today(props: { read: PerformanceRead }) {
         <dl class="cards today" data-performance="1d" data-session={isToday ? "today" : "latest"}>
           <MoneyFigure name="today_value" term={t.worth} value={read.end_value}>
             <Period data={read} />
+            <AtCost data={read} />
           </MoneyFigure>
           <Figure name="today_change" term={isToday ? t.todayChange : t.sessionChange}>
             <span data-part="pnl">

@@ -17,7 +17,8 @@ header{padding-top:1rem;padding-bottom:.5rem;border-bottom:1px solid var(--line)
 h1{font-size:1.5rem;margin:.25rem 0}
 h2{font-size:1.2rem;margin:2rem 0 .75rem}
 h3{font-size:1rem;margin:1rem 0 .5rem}
-.staff{margin:.25rem 0;color:var(--muted)}
+.staff,.synced{margin:.25rem 0;color:var(--muted)}
+.synced{font-size:.9rem}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:.75rem;margin:0}
 .cards div{background:var(--panel);border:1px solid var(--line);border-radius:.5rem;padding:.75rem}
 .cards dt{color:var(--muted);font-size:.9rem}

@@ -178,7 +178,11 @@ export const page = new Hono<AppEnv>()
       const body = await render(
         view,
         view.t.title(aggregate.customer.name),
-        <PageHeader aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
+        <PageHeader
+          aggregate={aggregate}
+          syncedAt={found.syncedAt}
+          otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)}
+        />,
         <PageBody aggregate={aggregate} received={received} today={today} chosen={chosen} history={state} />,
       );
       return c.html(body, filters.success && range.success ? 200 : 400);
