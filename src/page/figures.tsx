@@ -58,10 +58,8 @@ function ReturnDifference(props: { max: Performance; aggregate: Aggregate }) {
   ];
   const magnitude = difference.sign() < 0 ? difference.negated() : difference;
   return (
-    <small data-note="return-difference">
-      <data value={difference.text}>
-        {t.returnDiffers(difference.sign() > 0, f.money(magnitude), f.money(max.pnl), reasons.length ? reasons : [t.costReason])}
-      </data>
+    <small data-note="return-difference" data-value={difference.text}>
+      {t.returnDiffers(difference.sign() > 0, f.money(magnitude), f.money(max.pnl), reasons.length ? reasons : [t.costReason])}
     </small>
   );
 }
@@ -131,7 +129,8 @@ export function Summary(props: { aggregate: Aggregate }) {
         <MoneyFigure name="avg_win_pnl" term={t.avgWin} value={s.avg_win_pnl} signed />
         <MoneyFigure name="avg_loss_pnl" term={t.avgLoss} value={s.avg_loss_pnl} signed />
         <Figure name="avg_holding_days" term={t.avgHoldingDays}>
-          <data value={`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`}>
+          {/* Words that may wrap, unlike a figure (data:not(.text) keeps to one line). */}
+          <data value={`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`} class="text">
             {t.holdingDaysValue(f.days(s.avg_holding_days_win), f.days(s.avg_holding_days_loss))}
           </data>
         </Figure>

@@ -68,7 +68,8 @@ function build(lang: Lang): Format {
     style: "currency",
     currency: "VND",
     notation: "compact",
-    maximumFractionDigits: 1,
+    // "−120 Tr ₫", not "−120,3 Tr ₫": an axis label fits its margin.
+    maximumSignificantDigits: 2,
   });
   const count = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
   const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 });

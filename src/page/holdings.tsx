@@ -78,17 +78,19 @@ export function Holdings(props: { aggregate: Aggregate }) {
               <th scope="row" colspan={4}>
                 {t.total}
               </th>
-              <td class="num">
+              <td class="num" data-label={t.totalCost}>
                 <Money value={totalCost} />
               </td>
               <td />
-              <td class="num">
+              <td class="num" data-label={t.marketValue}>
                 <Money value={valuation.market_value} />
               </td>
-              <td class="num">
+              <td class="num" data-label={t.unrealizedPnl}>
                 <Money value={valuation.unrealized_pnl} signed />
               </td>
-              <td class="num">{f.percent(totalWeight.sign() > 0 ? 1 : 0)}</td>
+              <td class="num" data-label={t.allocation}>
+                {f.percent(totalWeight.sign() > 0 ? 1 : 0)}
+              </td>
             </tr>
           </tfoot>
         }

@@ -109,6 +109,8 @@ export const MESSAGES = {
     sell: "Bán",
     fromDate: "Từ ngày",
     toDate: "Đến ngày",
+    datePlaceholder: "dd/mm/yyyy",
+    dateHint: "Ngày theo dạng ngày/tháng/năm, ví dụ 05/03/2024",
     apply: "Lọc",
     clear: "Bỏ lọc",
     date: "Ngày",
@@ -153,7 +155,7 @@ export const MESSAGES = {
     errorText: "Vui lòng thử lại sau ít phút.",
     requestId: "Mã yêu cầu",
     ...PERFORMANCE_WORDS.vi,
-    footer: "Số liệu tính đến lần đồng bộ gần nhất. Tiền tệ: đồng Việt Nam.",
+    footer: "Số tiền tính bằng đồng Việt Nam, làm tròn đến đồng; giá mỗi cổ phiếu giữ nguyên như đã ghi nhận.",
   },
   en: {
     locale: "en-GB",
@@ -250,6 +252,8 @@ export const MESSAGES = {
     sell: "Sell",
     fromDate: "From",
     toDate: "To",
+    datePlaceholder: "dd/mm/yyyy",
+    dateHint: "A date as day/month/year, such as 05/03/2024",
     apply: "Filter",
     clear: "Clear filters",
     date: "Date",
@@ -294,7 +298,7 @@ export const MESSAGES = {
     errorText: "Please try again in a few minutes.",
     requestId: "Request id",
     ...PERFORMANCE_WORDS.en,
-    footer: "Figures as of the latest sync. Amounts in Vietnamese đồng.",
+    footer: "Amounts in Vietnamese đồng, rounded to the đồng; prices per share as recorded.",
   },
 } satisfies Record<Lang, unknown>;
 

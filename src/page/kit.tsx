@@ -47,8 +47,8 @@ export function Day(props: { iso: string }) {
   return <time datetime={props.iso}>{f.date(props.iso)}</time>;
 }
 
-/** An account as the page names it: its broker's code and its number. */
-export const accountName = (a: Holding["account"]) => `${a.broker.code} · ${a.account_no}`;
+/** An account as the page names it: its broker's code and its number, on one line (never "005C89 / 9074"). */
+export const accountName = (a: Holding["account"]) => <span class="nowrap">{`${a.broker.code} · ${a.account_no}`}</span>;
 
 /** A table that scrolls sideways on a narrow screen, reachable by keyboard to do so; a group, not a second landmark beside its section. */
 function Scroll(props: { label: string; children: Child }) {
@@ -102,7 +102,11 @@ export interface Column<R> {
   cell: (row: R) => Child;
 }
 
-/** A table of `rows`, one column a field, in a Scroll; `empty` says so instead when there are none. */
+/**
+ * A table of `rows`, one column a field, in a Scroll; `empty` says so instead when there are none.
+ * On a phone each row becomes a card of its own (src/page/styles.ts), each cell under its
+ * column's heading, which it carries as data-label: nothing scrolls sideways.
+ */
 export function DataTable<R>(props: {
   label: string;
   empty?: string;
@@ -135,11 +139,14 @@ export function DataTable<R>(props: {
             <tr {...props.rowAttributes?.(row)}>
               {columns.map((c) =>
                 c.names ? (
-                  <th scope="row" class={c.wrap ? "wrap" : undefined}>
+                  <th scope="row" class={c.wrap ? "wrap" : undefined} data-label={c.head}>
                     {c.cell(row)}
                   </th>
                 ) : (
-                  <td class={c.num ? "num" : c.wrap ? "wrap" : undefined}>{c.cell(row)}</td>
+                  <td class={c.num ? "num" : c.wrap ? "wrap" : undefined} data-label={c.head}>
+                    {/* One box beside the label when the row is a card. */}
+                    <span>{c.cell(row)}</span>
+                  </td>
                 ),
               )}
             </tr>

@@ -51,8 +51,8 @@ function AtCost(props: { data: Performance }) {
   const { unpriced_positions: count, unpriced_value: value } = props.data;
   if (count === 0) return null;
   return (
-    <small data-note="unpriced">
-      <data value={value.text}>{t.unpricedAtCost(count, f.count(count), f.money(value))}</data>
+    <small data-note="unpriced" data-value={value.text}>
+      {t.unpricedAtCost(count, f.count(count), f.money(value))}
     </small>
   );
 }

@@ -32,7 +32,7 @@ async function syncedPage(change: (book: Book, account: string) => void = () => 
 
 /** The note on the total return, with its machine value; undefined when there is none. */
 function difference(html: string) {
-  const match = /<small data-note="return-difference"><data value="([^"]*)">([^<]*)<\/data>/.exec(section(html, "returns"));
+  const match = /<small data-note="return-difference" data-value="([^"]*)">([^<]*)<\/small>/.exec(section(html, "returns"));
   return match ? { value: match[1]!, text: match[2]!.replaceAll("&#39;", "'") } : undefined;
 }
 
@@ -115,7 +115,7 @@ describe("the page's one gain", () => {
     });
     expect(max).toMatchObject({ unpriced_positions: 1, unpriced_value: 700000 });
     const note = (html: string) =>
-      /<small data-note="unpriced"><data value="([^"]*)">([^<]*)<\/data>/.exec(section(html, "today"));
+      /<small data-note="unpriced" data-value="([^"]*)">([^<]*)<\/small>/.exec(section(html, "today"));
     expect(note(vi)?.slice(1)).toEqual(["700000", `Gồm 700.000${NBSP}₫ của 1 mã chưa có giá đóng cửa, tính theo giá vốn.`]);
     expect(note(en)?.slice(1)).toEqual(["700000", "Includes ₫700,000 for 1 position with no close yet, counted at cost."]);
   });

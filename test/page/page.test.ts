@@ -166,6 +166,14 @@ describe("GET /c/:slug", () => {
 
     const dated = await getPage(env, `${base}?start_date=2024-02-01&end_date=2024-02-29`);
     expect(historyIds(dated.html)).toEqual([t.t4.id, t.t3.id]);
+    // Typed dd/mm/yyyy, as the form shows dates: the same filter, the same links.
+    const typed = await getPage(env, `${base}?start_date=1/02/2024&end_date=29%2F02%2F2024`);
+    expect(historyIds(typed.html)).toEqual([t.t4.id, t.t3.id]);
+    expect(typed.html).toContain('<input name="start_date" value="01/02/2024"');
+    const invalid = await getPage(env, `${base}?start_date=30/02/2024`);
+    expect(invalid.status).toBe(400);
+    expect(invalid.html).toContain('<li data-field="start_date">');
+    expect(invalid.html).toContain('<input name="start_date" value="30/02/2024"');
 
     // What a plain form submits when nothing is chosen: every field, empty.
     const blank = await getPage(env, `${base}?lang=vi&broker=&stock_code=&type=&start_date=&end_date=`);
@@ -201,7 +209,9 @@ describe("GET /c/:slug", () => {
     const order = await getPage(env, `/c/${customer.slug}?lang=en&start_date=2024-03-01&end_date=2024-01-01`);
     expect(order.status).toBe(400);
     expect(order.html).toContain('<li data-field="start_date">From: must not be after To</li>');
-    expect(order.html).toContain('<input type="date" name="start_date" value="2024-03-01"/>');
+    // The date as typed in the form's own order, never the browser's date field.
+    expect(order.html).toContain('<input name="start_date" value="01/03/2024"');
+    expect(order.html).not.toContain('type="date"');
   });
 
   it("takes dates from 0001-01-01 to 9999-12-31 and answers any other, year 0000 included, with the 400 page", async () => {
