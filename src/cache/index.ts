@@ -18,6 +18,7 @@ export {
   NOT_STORED,
   type Resource,
   type Scope,
+  type Until,
   STALE_IF_ERROR_SECONDS,
 } from "./serve";
 export { CACHE_CALLS_PER_INVALIDATION, invalidate, type InvalidationResult } from "./invalidate";

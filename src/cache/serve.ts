@@ -19,7 +19,10 @@
  * API beside the customer's, so a HIT still costs no database request.
  *
  * Entries are stored longer than the TTL: a fresh entry (younger than the TTL) is a HIT; an older
- * one is only served when the database fails (stale-if-error).
+ * one is only served when the database fails (stale-if-error). An answer that says something of
+ * the day it was made (the customer's page calls its latest session "today") names the instant
+ * it stops being true (`until`): its entry is never served after it, stale or not, and no client
+ * is told to keep it longer.
  */
 import type { Context, Input, TypedResponse } from "hono";
 import type { AppEnv } from "../context";
@@ -30,6 +33,8 @@ import { BROKERS_SCOPE, CUSTOMERS_SCOPE, cacheTag, customerScope, entryKey, PRIC
 export const STALE_IF_ERROR_SECONDS = 3600;
 const VERSION_TTL_SECONDS = 86_400;
 const STORED_AT = "X-Cache-Stored-At";
+/** The instant (ms) past which an entry is never served (`until`); absent: the TTL alone decides. */
+const SERVED_UNTIL = "X-Cache-Served-Until";
 /** Headers that belong to the representation, so a HIT carries them as the MISS did. */
 const REPRESENTATION_HEADERS = ["Content-Type", "Content-Language", "Content-Security-Policy"];
 
@@ -53,6 +58,9 @@ type Answer = Response | TypedResponse;
 /** What a request's answer is stored under within its scope. */
 export type Resource = (c: AnyContext) => string;
 
+/** For an answer made at instant `made` (ms), the instant it stops being true. */
+export type Until = (made: number) => number;
+
 /** The path plus the query as the route validated it: what every JSON route is keyed by. */
 const validatedResource: Resource = (c) =>
   resourceKey(new URL(c.req.url).pathname, c.req.valid("query" as never) as Record<string, unknown> | undefined);
@@ -61,18 +69,26 @@ const validatedResource: Resource = (c) =>
  * Makes a GET route's 200s cacheable under `scope`: `.openapi(route, cached(forCustomer)(handler))`.
  * The handler keeps its type, so the route's typed client and response checks are unchanged;
  * its answers are stored and served by the rules in the module comment. A route that validates
- * its query itself (the customer's page) names its own `resource`.
+ * its query itself (the customer's page) names its own `resource`, and one whose answer holds
+ * only until some instant (the page's "today") names it with `until`.
  */
-export function cached(scope: Scope, resource: Resource = validatedResource) {
+export function cached(scope: Scope, resource: Resource = validatedResource, until?: Until) {
   return <H extends Handler>(handler: H): H =>
     (async (c: AnyContext, ...rest: unknown[]) =>
-      serve(c, [scope(c)].flat(), resource, async () => (await handler(c, ...rest)) as Response)) as H;
+      serve(c, [scope(c)].flat(), resource, until, async () => (await handler(c, ...rest)) as Response)) as H;
 }
+
+/** Whether an entry may be served at all now: not past its `until`. */
+const servable = (entry: Response, now: number) => {
+  const until = entry.headers.get(SERVED_UNTIL);
+  return until === null || now < Number(until);
+};
 
 async function serve(
   c: AnyContext,
   scopes: readonly string[],
   resourceOf: Resource,
+  until: Until | undefined,
   answer: () => Promise<Response>,
 ): Promise<Response> {
   const ttl = c.get("config").CACHE_TTL_SECONDS;
@@ -90,8 +106,10 @@ async function serve(
   const ifNoneMatch = c.req.header("If-None-Match");
 
   const known = versions.every((v) => v !== undefined);
-  const entry = known ? await cache.match(entryKey(origin, versions.join("."), resource)) : undefined;
-  if (entry && Date.now() - Number(entry.headers.get(STORED_AT)) < ttl * 1000) return forClient(entry, "HIT", ttl, ifNoneMatch);
+  const matched = known ? await cache.match(entryKey(origin, versions.join("."), resource)) : undefined;
+  const made = Date.now();
+  const entry = matched && servable(matched, made) ? matched : undefined;
+  if (entry && made - Number(entry.headers.get(STORED_AT)) < ttl * 1000) return forClient(entry, "HIT", ttl, ifNoneMatch);
 
   let res: Response;
   try {
@@ -112,6 +130,8 @@ async function serve(
     "Cache-Tag": scopes.map(cacheTag).join(","),
     "Cache-Control": `max-age=${ttl + STALE_IF_ERROR_SECONDS}`,
   });
+  // From when the answer was asked for, before it was made: never later than what it says holds.
+  if (until) headers.set(SERVED_UNTIL, String(until(made)));
   for (const name of REPRESENTATION_HEADERS) {
     const value = res.headers.get(name);
     if (value !== null) headers.set(name, value);
@@ -156,11 +176,14 @@ function etagMatches(ifNoneMatch: string | undefined, etag: string | null): bool
  * never promises more freshness than the entry has left.
  */
 function forClient(stored: Response, status: "HIT" | "MISS" | "STALE", ttl: number, ifNoneMatch?: string): Response {
-  const ageSeconds = Math.max(0, Math.floor((Date.now() - Number(stored.headers.get(STORED_AT) ?? Date.now())) / 1000));
+  const now = Date.now();
+  const ageSeconds = Math.max(0, Math.floor((now - Number(stored.headers.get(STORED_AT) ?? now)) / 1000));
+  const until = stored.headers.get(SERVED_UNTIL);
+  const left = until === null ? Number.POSITIVE_INFINITY : Math.floor((Number(until) - now) / 1000);
   const etag = stored.headers.get("ETag") ?? "";
   const headers = new Headers({
     ETag: etag,
-    "Cache-Control": `private, max-age=${Math.max(0, ttl - ageSeconds)}`,
+    "Cache-Control": `private, max-age=${Math.max(0, Math.min(ttl - ageSeconds, left))}`,
     Age: String(ageSeconds),
     "X-Cache": status,
   });

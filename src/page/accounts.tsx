@@ -19,7 +19,18 @@ export function Accounts(props: { aggregate: Aggregate }) {
         columns={[
           { head: t.broker, names: true, wrap: true, cell: (b) => b.name },
           { head: t.brokerCode, cell: (b) => b.code },
-          { head: t.accountNumbers, wrap: true, cell: (b) => b.numbers.join(", ") },
+          {
+            head: t.accountNumbers,
+            wrap: true,
+            // Each number whole on its line; the list wraps between them.
+            cell: (b) =>
+              b.numbers.map((n, i) => (
+                <>
+                  {i > 0 ? ", " : null}
+                  <span class="nowrap">{n}</span>
+                </>
+              )),
+          },
         ]}
         rows={[...byBroker.values()]}
       />

@@ -12,7 +12,7 @@ import { Returns, Summary, Valuation } from "./figures";
 import { History, type HistoryState } from "./history";
 import { Holdings } from "./holdings";
 import { Charts } from "./monthly";
-import { type ChosenRange, PerformanceSection, Today } from "./performance";
+import { type ChosenRange, PerformanceSection, Today, usable } from "./performance";
 import { Received } from "./received";
 
 export function PageBody(props: {
@@ -22,14 +22,16 @@ export function PageBody(props: {
   chosen: ChosenRange;
   history: HistoryState;
 }) {
-  const { aggregate } = props;
+  const { aggregate, chosen } = props;
+  // The whole history's gain, when it is the range shown: the total return says why they differ.
+  const max = chosen.kind === "range" && chosen.range === "max" && usable(chosen.read) ? chosen.read : undefined;
   return (
     <>
       <Today read={props.today} />
       <Accounts aggregate={aggregate} />
       <PerformanceSection chosen={props.chosen} />
       <Valuation aggregate={aggregate} />
-      <Returns aggregate={aggregate} />
+      <Returns aggregate={aggregate} max={max} />
       <Summary aggregate={aggregate} />
       <Charts aggregate={aggregate} />
       <Holdings aggregate={aggregate} />

@@ -19,17 +19,38 @@ interface ChartProps {
   points: Point[];
   /** Axis labels: short. */
   axis: (value: number) => string;
-  /** How many labels the axis under the plot may hold (default 6): fewer for long ones, such as dates. */
+  /** At most this many labels on the axis under the plot; fewer when they would not fit (labelStep). */
   maxLabels?: number;
 }
 
-/** The viewBox, and the margins around the plot that hold the axis labels. */
-const BOX = { width: 480, height: 240, margin: { left: 96, right: 12, top: 14, bottom: 34 } };
+/**
+ * The viewBox, and the margins around the plot that hold the axis labels: the right one holds
+ * half of the last date's label, which is centred on its point.
+ */
+const BOX = { width: 480, height: 240, margin: { left: 96, right: 40, top: 14, bottom: 34 } };
 const { left: LEFT, right: RIGHT, top: TOP, bottom: BOTTOM } = BOX.margin;
 const PLOT_W = BOX.width - LEFT - RIGHT;
 const PLOT_H = BOX.height - TOP - BOTTOM;
-/** Beyond this many months the labels would collide; every n-th is shown instead. */
 const MAX_LABELS = 6;
+/** The labels' font size in viewBox units (src/page/styles.ts: .chart text), and room for its line. */
+const FONT = 15;
+const LINE = FONT + 4;
+/**
+ * A generous width per character (a digit is about 0.55 em, "/" 0.3, a capital 0.7) and the gap
+ * kept between two labels: the labels are chosen by their width, so no two ever touch however
+ * the chart is scaled, since the text scales with it.
+ */
+const CHAR_EM = 0.62;
+const GAP = 14;
+export const labelWidth = (label: string) => label.length * CHAR_EM * FONT;
+
+/** Every n-th point is labelled, from the first: as many as fit side by side, at most `max`. */
+export function labelStep(labels: readonly string[], max: number): number {
+  if (labels.length === 0) return 1;
+  const widest = Math.max(...labels.map(labelWidth));
+  const band = PLOT_W / labels.length;
+  return Math.max(Math.ceil(labels.length / max), Math.ceil((widest + GAP) / band));
+}
 
 /** `values` are what the vertical axis must hold: every series drawn, not only `points`. */
 function scale(points: Point[], values: number[] = points.map((p) => p.value)) {
@@ -45,8 +66,13 @@ function scale(points: Point[], values: number[] = points.map((p) => p.value)) {
 function Frame(props: ChartProps & { values?: number[]; children: Child }) {
   const { id, title, description, points, axis } = props;
   const { low, high, y, x } = scale(points, props.values);
-  const ticks = [...new Set([low, 0, high])];
-  const every = Math.ceil(points.length / (props.maxLabels ?? MAX_LABELS));
+  // The zero line always; an end of the axis only a line's height away from every label kept.
+  const ticks: number[] = [];
+  for (const t of [0, high, low]) if (ticks.every((k) => Math.abs(y(k) - y(t)) >= LINE)) ticks.push(t);
+  const every = labelStep(
+    points.map((p) => p.label),
+    props.maxLabels ?? MAX_LABELS,
+  );
   return (
     <svg
       class="chart"

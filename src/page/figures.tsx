@@ -3,6 +3,7 @@
  * all, and the realized profit and loss summary.
  */
 import type { Aggregate } from "../db/queries";
+import type { Performance } from "../schemas";
 import { Count, Figure, Money, MoneyFigure, Section } from "./kit";
 import { useView } from "./view";
 
@@ -38,7 +39,32 @@ export function Valuation(props: { aggregate: Aggregate }) {
  * whenever a stock was bought at several prices, and the dividends. Nothing when the customer
  * has no trade, holding or dividend.
  */
-export function Returns(props: { aggregate: Aggregate }) {
+/**
+ * Why the whole history's gain (`pnl` over `max`, from the trades) and `total_return` (from the
+ * holdings the back office reports) differ, when they do by a đồng or more: one sentence with
+ * the difference derived from the two figures as served, and the causes the API's figures show
+ * (docs/page.md): holdings that the ledger does not explain (`holdings_mismatch`), shares sold
+ * that the history never bought (`unmatched_sell_quantity`), or else the holdings' cost.
+ */
+function ReturnDifference(props: { max: Performance; aggregate: Aggregate }) {
+  const { t, f } = useView();
+  const { max, aggregate } = props;
+  const difference = aggregate.stats.total_return.minus(max.pnl);
+  if (difference.rounded(0).sign() === 0) return null;
+  const unmatched = aggregate.analytics.summary.unmatched_sell_quantity;
+  const reasons = [
+    ...(max.holdings_mismatch > 0 ? [t.mismatchReason(max.holdings_mismatch, f.count(max.holdings_mismatch))] : []),
+    ...(unmatched > 0 ? [t.unmatchedReason(f.count(unmatched))] : []),
+  ];
+  const magnitude = difference.sign() < 0 ? difference.negated() : difference;
+  return (
+    <small data-note="return-difference" data-value={difference.text}>
+      {t.returnDiffers(difference.sign() > 0, f.money(magnitude), f.money(max.pnl), reasons.length ? reasons : [t.costReason])}
+    </small>
+  );
+}
+
+export function Returns(props: { aggregate: Aggregate; max?: Performance }) {
   const { t } = useView();
   const { stats } = props.aggregate;
   const { dividends, valuation } = stats;
@@ -48,6 +74,7 @@ export function Returns(props: { aggregate: Aggregate }) {
       <dl class="cards">
         <MoneyFigure name="total_return" term={t.totalReturn} value={stats.total_return} signed>
           <small>{t.totalReturnParts}</small>
+          {props.max ? <ReturnDifference max={props.max} aggregate={props.aggregate} /> : null}
         </MoneyFigure>
         <MoneyFigure name="realized_pnl" term={t.realizedFifo} value={stats.realized_pnl} signed />
         <MoneyFigure
@@ -102,7 +129,8 @@ export function Summary(props: { aggregate: Aggregate }) {
         <MoneyFigure name="avg_win_pnl" term={t.avgWin} value={s.avg_win_pnl} signed />
         <MoneyFigure name="avg_loss_pnl" term={t.avgLoss} value={s.avg_loss_pnl} signed />
         <Figure name="avg_holding_days" term={t.avgHoldingDays}>
-          <data value={`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`}>
+          {/* Words that may wrap, unlike a figure (data:not(.text) keeps to one line). */}
+          <data value={`${s.avg_holding_days_win} ${s.avg_holding_days_loss}`} class="text">
             {t.holdingDaysValue(f.days(s.avg_holding_days_win), f.days(s.avg_holding_days_loss))}
           </data>
         </Figure>

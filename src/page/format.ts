@@ -1,19 +1,23 @@
 /**
- * How figures read to a person: money in đồng with the locale's separators (and the API's own
- * two decimal places when a figure has them, so the page never shows a different amount than
- * the API), dates dd/MM/yyyy in Vietnamese, percentages, counts. Formatters are built once per
- * language, since Intl construction costs more than formatting.
+ * How figures read to a person: money in whole đồng with the locale's separators, as Vietnamese
+ * brokers print it (the API keeps its exact digits, and so does each figure's `<data value>`),
+ * per-share prices as stored, dates dd/MM/yyyy in Vietnamese, percentages, counts. Formatters
+ * are built once per language, since Intl construction costs more than formatting.
  */
 import type { Decimal } from "../domain/decimal";
 import { type Lang, MESSAGES } from "./i18n";
 
 /**
  * Exact figures are formatted from their decimal text, which Intl.NumberFormat reads as an exact
- * decimal (not through a double), so a person sees the same digits as the API writes.
+ * decimal (not through a double), so no digit is lost to a double on the way.
  */
 export interface Format {
+  /**
+   * An amount in whole đồng, rounded half away from zero from the exact figure (Decimal.rounded,
+   * the service's one rounding rule), so -0.4 shows as 0, never as -0.
+   */
   money(value: Decimal): string;
-  /** An amount as stored, unrounded (a close per share, a dividend): up to the 4 decimals the back office keeps. */
+  /** A per-share price as stored, unrounded (a close, an average cost, a trade's price): up to the 4 decimals the back office keeps. */
   price(value: Decimal): string;
   /** Short, for chart axes: "1,2 Tr ₫". */
   compactMoney(value: number): string;
@@ -32,6 +36,8 @@ export interface Format {
   date(iso: string): string;
   /** YYYY-MM → "02/2024" in Vietnamese, "Feb 2024" in English. */
   month(yyyyMm: string): string;
+  /** An instant (ISO 8601) as the time and date in Vietnam: "14:05 06/12/2026", "14:05 6 Dec 2026". */
+  instant(iso: string): string;
 }
 
 /** A Decimal's text as Intl reads it: a string numeric literal, formatted without rounding through a double. */
@@ -50,8 +56,7 @@ function build(lang: Lang): Format {
   const money = new Intl.NumberFormat(locale, {
     style: "currency",
     currency: "VND",
-    minimumFractionDigits: 0,
-    maximumFractionDigits: 2,
+    maximumFractionDigits: 0,
   });
   const price = new Intl.NumberFormat(locale, {
     style: "currency",
@@ -63,7 +68,8 @@ function build(lang: Lang): Format {
     style: "currency",
     currency: "VND",
     notation: "compact",
-    maximumFractionDigits: 1,
+    // "−120 Tr ₫", not "−120,3 Tr ₫": an axis label fits its margin.
+    maximumSignificantDigits: 2,
   });
   const count = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
   const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 });
@@ -82,7 +88,7 @@ function build(lang: Lang): Format {
   const utc = (iso: string) => new Date(`${iso}T00:00:00Z`);
 
   return {
-    money: (v) => money.format(exact(v)),
+    money: (v) => money.format(exact(v.rounded(0))),
     price: (v) => price.format(exact(v)),
     compactMoney: (v) => compact.format(v),
     count: (v) => count.format(v),
@@ -92,6 +98,12 @@ function build(lang: Lang): Format {
     compactRate: (v) => compactRate.format(v),
     days: (v) => days.format(v),
     date: lang === "vi" ? (iso) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : (iso) => date.format(utc(iso)),
+    instant: (iso) => {
+      const local = new Date(new Date(iso).getTime() + 7 * 3_600_000).toISOString();
+      const day =
+        lang === "vi" ? `${local.slice(8, 10)}/${local.slice(5, 7)}/${local.slice(0, 4)}` : date.format(utc(local.slice(0, 10)));
+      return `${local.slice(11, 16)} ${day}`;
+    },
     month: lang === "vi" ? (m) => `${m.slice(5, 7)}/${m.slice(0, 4)}` : (m) => month.format(utc(`${m}-01`)),
   };
 }

@@ -1,9 +1,12 @@
-/** The top of every page: the customer and their staff member when known, and the other language's link. */
+/**
+ * The top of every page: the customer and their staff member when known, when the figures were
+ * last brought from the back office (the last complete sync run), and the other language's link.
+ */
 import type { Aggregate } from "../db/queries";
 import { useView } from "./view";
 
-export function PageHeader(props: { aggregate?: Aggregate; otherLanguageHref: string }) {
-  const { lang, t } = useView();
+export function PageHeader(props: { aggregate?: Aggregate; syncedAt?: string | null; otherLanguageHref: string }) {
+  const { lang, t, f } = useView();
   const { aggregate } = props;
   const other = lang === "vi" ? "en" : "vi";
   return (
@@ -15,6 +18,15 @@ export function PageHeader(props: { aggregate?: Aggregate; otherLanguageHref: st
             <p class="staff">
               {t.staff}: <strong>{aggregate.customer.staff.name}</strong> ·{" "}
               <a href={`mailto:${aggregate.customer.staff.email}`}>{aggregate.customer.staff.email}</a>
+            </p>
+            <p class="synced" data-synced={props.syncedAt ?? ""}>
+              {props.syncedAt ? (
+                <>
+                  {t.syncedAt} <time datetime={props.syncedAt}>{f.instant(props.syncedAt)}</time> {t.vietnamTime}
+                </>
+              ) : (
+                t.notSynced
+              )}
             </p>
           </>
         ) : null}

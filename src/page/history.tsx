@@ -5,8 +5,8 @@
  */
 import type { Aggregate, HistoryPage } from "../db/queries";
 import type { HistoryQuery, Transaction } from "../schemas";
-import { Count, DataTable, Day, Money, Section, accountName } from "./kit";
-import { type Filter, type FilterIssue, pageHref } from "./query";
+import { Count, DataTable, Day, Money, Price, Section, accountName } from "./kit";
+import { type Filter, type FilterIssue, pageHref, typedDate } from "./query";
 import { useView } from "./view";
 
 /** What the filter form shows: the validated query, or what the person typed when it was invalid. */
@@ -15,6 +15,32 @@ export type FormValues = Partial<Record<Filter, string>>;
 export type HistoryState =
   | { kind: "page"; query: HistoryQuery; page: HistoryPage }
   | { kind: "invalid"; issues: FilterIssue[]; values: FormValues };
+
+/**
+ * A date typed dd/mm/yyyy, as the page shows dates, never the browser's own date field (which
+ * shows mm/dd/yyyy on a Vietnamese page in an English browser); the route reads it as
+ * YYYY-MM-DD (isoDate), the form a link sends too.
+ */
+function DateInput(props: { name: "start_date" | "end_date"; label: string; value?: string }) {
+  const { t } = useView();
+  return (
+    <label>
+      {props.label}
+      <input
+        name={props.name}
+        value={typedDate(props.value)}
+        placeholder={t.datePlaceholder}
+        pattern={DATE_PATTERN}
+        title={t.dateHint}
+        maxlength={10}
+        autocomplete="off"
+      />
+    </label>
+  );
+}
+
+/** dd/mm/yyyy, or the YYYY-MM-DD of a link. */
+const DATE_PATTERN = "\\d{1,2}/\\d{1,2}/\\d{4}|\\d{4}-\\d{2}-\\d{2}";
 
 function FilterForm(props: { aggregate: Aggregate; values: FormValues; perPage?: string }) {
   const { lang, t, slug, range } = useView();
@@ -58,14 +84,8 @@ function FilterForm(props: { aggregate: Aggregate; values: FormValues; perPage?:
           </option>
         </select>
       </label>
-      <label>
-        {t.fromDate}
-        <input type="date" name="start_date" value={values.start_date ?? ""} />
-      </label>
-      <label>
-        {t.toDate}
-        <input type="date" name="end_date" value={values.end_date ?? ""} />
-      </label>
+      <DateInput name="start_date" label={t.fromDate} value={values.start_date} />
+      <DateInput name="end_date" label={t.toDate} value={values.end_date} />
       <div class="actions">
         <button type="submit">{t.apply}</button>
         <a href={pageHref(slug, lang, {}, range)}>{t.clear}</a>
@@ -85,7 +105,7 @@ function TradeTable(props: { trades: Transaction[] }) {
         { head: t.stock, names: true, cell: (tx) => tx.stock_code },
         { head: t.type, cell: (tx) => <data value={tx.type}>{tx.type === "buy" ? t.buy : t.sell}</data> },
         { head: t.quantity, num: true, cell: (tx) => <Count value={tx.quantity} /> },
-        { head: t.price, num: true, cell: (tx) => <Money value={tx.price} /> },
+        { head: t.price, num: true, cell: (tx) => <Price value={tx.price} /> },
         { head: t.value, num: true, cell: (tx) => <Money value={tx.total_value} /> },
         { head: t.fee, num: true, cell: (tx) => <Money value={tx.fee} /> },
         { head: t.tax, num: true, cell: (tx) => <Money value={tx.personal_tax} /> },

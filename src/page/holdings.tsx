@@ -5,7 +5,7 @@
 import type { Aggregate } from "../db/queries";
 import { Decimal } from "../domain/decimal";
 import type { Holding } from "../schemas";
-import { Count, DataTable, Day, MaybeMoney, Money, Section, accountName } from "./kit";
+import { Count, DataTable, Day, MaybeMoney, Money, Price, Section, accountName } from "./kit";
 import { useView } from "./view";
 
 /** A holding's share of the portfolio, as a bar beside its percentage. */
@@ -39,7 +39,7 @@ export function Holdings(props: { aggregate: Aggregate }) {
           { head: t.stock, names: true, cell: (h) => h.stock_code },
           { head: t.account, cell: (h) => accountName(h.account) },
           { head: t.quantity, num: true, cell: (h) => <Count value={h.quantity} /> },
-          { head: t.avgCost, num: true, cell: (h) => <Money value={h.avg_cost} /> },
+          { head: t.avgCost, num: true, cell: (h) => <Price value={h.avg_cost} /> },
           { head: t.totalCost, num: true, cell: (h) => <Money value={h.total_cost} /> },
           {
             head: t.marketPrice,
@@ -49,7 +49,7 @@ export function Holdings(props: { aggregate: Aggregate }) {
                 <data value="">{t.noPrice}</data>
               ) : (
                 <>
-                  <data value={h.market_price.text}>{f.price(h.market_price)}</data>
+                  <Price value={h.market_price} />
                   <small>
                     <Day iso={h.price_date} />
                   </small>
@@ -78,17 +78,19 @@ export function Holdings(props: { aggregate: Aggregate }) {
               <th scope="row" colspan={4}>
                 {t.total}
               </th>
-              <td class="num">
+              <td class="num" data-label={t.totalCost}>
                 <Money value={totalCost} />
               </td>
               <td />
-              <td class="num">
+              <td class="num" data-label={t.marketValue}>
                 <Money value={valuation.market_value} />
               </td>
-              <td class="num">
+              <td class="num" data-label={t.unrealizedPnl}>
                 <Money value={valuation.unrealized_pnl} signed />
               </td>
-              <td class="num">{f.percent(totalWeight.sign() > 0 ? 1 : 0)}</td>
+              <td class="num" data-label={t.allocation}>
+                {f.percent(totalWeight.sign() > 0 ? 1 : 0)}
+              </td>
             </tr>
           </tfoot>
         }

@@ -12,17 +12,22 @@ import { useView } from "./view";
 export const tone = (value: Decimal) => (value.sign() > 0 ? "gain" : value.sign() < 0 ? "loss" : undefined);
 
 /**
- * An amount: its exact text in value (as the API writes it), the locale's in the text. `stored`
- * for one the API serves as stored, unrounded (a dividend's amounts): its text keeps all of the
- * 4 decimals the back office keeps, so it shows the API's digits, not a rounding of them.
+ * An amount: its exact text in value (as the API writes it), whole đồng in the text (Format.money).
+ * A signed one is coloured by what the reader sees: an amount that rounds to 0 is no gain or loss.
  */
-export function Money(props: { value: Decimal; signed?: boolean; stored?: boolean }) {
+export function Money(props: { value: Decimal; signed?: boolean }) {
   const { f } = useView();
   return (
-    <data value={props.value.text} class={props.signed ? tone(props.value) : undefined}>
-      {props.stored ? f.price(props.value) : f.money(props.value)}
+    <data value={props.value.text} class={props.signed ? tone(props.value.rounded(0)) : undefined}>
+      {f.money(props.value)}
     </data>
   );
+}
+
+/** A per-share price (a close, an average cost, a trade's price): its exact text in value, as stored in the text. */
+export function Price(props: { value: Decimal }) {
+  const { f } = useView();
+  return <data value={props.value.text}>{f.price(props.value)}</data>;
 }
 
 /** A money figure the API may leave null (an unpriced holding): "no price" then, with an empty value. */
@@ -42,8 +47,8 @@ export function Day(props: { iso: string }) {
   return <time datetime={props.iso}>{f.date(props.iso)}</time>;
 }
 
-/** An account as the page names it: its broker's code and its number. */
-export const accountName = (a: Holding["account"]) => `${a.broker.code} · ${a.account_no}`;
+/** An account as the page names it: its broker's code and its number, on one line (never "005C89 / 9074"). */
+export const accountName = (a: Holding["account"]) => <span class="nowrap">{`${a.broker.code} · ${a.account_no}`}</span>;
 
 /** A table that scrolls sideways on a narrow screen, reachable by keyboard to do so; a group, not a second landmark beside its section. */
 function Scroll(props: { label: string; children: Child }) {
@@ -56,7 +61,7 @@ function Scroll(props: { label: string; children: Child }) {
 }
 
 /** A section of the page under its heading, which names it. */
-export function Section(props: { id: string; title: string; children: Child }) {
+export function Section(props: { id: string; title: Child; children: Child }) {
   return (
     <section aria-labelledby={props.id}>
       <h2 id={props.id}>{props.title}</h2>
@@ -97,7 +102,11 @@ export interface Column<R> {
   cell: (row: R) => Child;
 }
 
-/** A table of `rows`, one column a field, in a Scroll; `empty` says so instead when there are none. */
+/**
+ * A table of `rows`, one column a field, in a Scroll; `empty` says so instead when there are none.
+ * On a phone each row becomes a card of its own (src/page/styles.ts), each cell under its
+ * column's heading, which it carries as data-label: nothing scrolls sideways.
+ */
 export function DataTable<R>(props: {
   label: string;
   empty?: string;
@@ -130,11 +139,14 @@ export function DataTable<R>(props: {
             <tr {...props.rowAttributes?.(row)}>
               {columns.map((c) =>
                 c.names ? (
-                  <th scope="row" class={c.wrap ? "wrap" : undefined}>
+                  <th scope="row" class={c.wrap ? "wrap" : undefined} data-label={c.head}>
                     {c.cell(row)}
                   </th>
                 ) : (
-                  <td class={c.num ? "num" : c.wrap ? "wrap" : undefined}>{c.cell(row)}</td>
+                  <td class={c.num ? "num" : c.wrap ? "wrap" : undefined} data-label={c.head}>
+                    {/* One box beside the label when the row is a card. */}
+                    <span>{c.cell(row)}</span>
+                  </td>
                 ),
               )}
             </tr>

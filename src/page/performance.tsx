@@ -45,8 +45,20 @@ function Period(props: { data: Performance }) {
   );
 }
 
+/** Positions with no close yet, which the value counts at their cost: how many, and how much of the value. */
+function AtCost(props: { data: Performance }) {
+  const { t, f } = useView();
+  const { unpriced_positions: count, unpriced_value: value } = props.data;
+  if (count === 0) return null;
+  return (
+    <small data-note="unpriced" data-value={value.text}>
+      {t.unpricedAtCost(count, f.count(count), f.money(value))}
+    </small>
+  );
+}
+
 /** The read is usable: steps built and at least one point. */
-function usable(read: PerformanceRead): read is Performance & { end_date: string } {
+export function usable(read: PerformanceRead): read is Performance & { end_date: string } {
   return read !== "building" && read.end_date !== null;
 }
 
@@ -55,18 +67,33 @@ function NotYet(props: { read: PerformanceRead }) {
   return <p>{props.read === "building" ? t.building : t.noPerformance}</p>;
 }
 
-/** Today's change (`1d`): what the portfolio is worth and how it moved since the market day before. */
+/**
+ * The latest session's change (`1d`): what the portfolio is worth and how it moved since the
+ * market day before. Called today only when its session is today in Vietnam (View.today), else
+ * the latest session, with its date: a weekend, a holiday, a back office not yet synced.
+ */
 export function Today(props: { read: PerformanceRead }) {
-  const { t } = useView();
+  const { t, today } = useView();
   const { read } = props;
+  const isToday = usable(read) && read.end_date === today;
+  const title = isToday ? (
+    t.performanceToday
+  ) : usable(read) ? (
+    <>
+      {t.latestSession}: <Day iso={read.end_date} />
+    </>
+  ) : (
+    t.latestSession
+  );
   return (
-    <Section id="today" title={t.performanceToday}>
+    <Section id="today" title={title}>
       {usable(read) ? (
-        <dl class="cards today" data-performance="1d">
+        <dl class="cards today" data-performance="1d" data-session={isToday ? "today" : "latest"}>
           <MoneyFigure name="today_value" term={t.worth} value={read.end_value}>
             <Period data={read} />
+            <AtCost data={read} />
           </MoneyFigure>
-          <Figure name="today_change" term={t.todayChange}>
+          <Figure name="today_change" term={isToday ? t.todayChange : t.sessionChange}>
             <span data-part="pnl">
               <Money value={read.pnl} signed />
             </span>{" "}

@@ -15,9 +15,29 @@ export function filterParams(search: URLSearchParams): URLSearchParams {
   const kept = new URLSearchParams();
   for (const name of FILTERS) {
     const value = search.getAll(name).find((v) => v !== "");
-    if (value !== undefined) kept.set(name, value);
+    if (value !== undefined) kept.set(name, name === "start_date" || name === "end_date" ? isoDate(value) : value);
   }
   return kept;
+}
+
+const TYPED = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+
+/**
+ * A date as a person types it in the form, dd/mm/yyyy (the page's own order in both languages,
+ * not the browser's), as the API's YYYY-MM-DD; anything else as it came, YYYY-MM-DD from a link
+ * included, for the history schema to accept or refuse (31/02/2024 is 2024-02-31, refused).
+ */
+export function isoDate(value: string): string {
+  const typed = TYPED.exec(value);
+  if (!typed) return value;
+  const [, day, month, year] = typed;
+  return `${year}-${month!.padStart(2, "0")}-${day!.padStart(2, "0")}`;
+}
+
+/** A YYYY-MM-DD date as the form shows it, dd/mm/yyyy; anything else (an invalid value) as it came. */
+export function typedDate(value: string | undefined): string {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value ?? "");
+  return iso ? `${iso[3]}/${iso[2]}/${iso[1]}` : (value ?? "");
 }
 
 export interface FilterIssue {

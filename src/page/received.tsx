@@ -68,9 +68,9 @@ export function Received(props: { received: ReceivedLists }) {
               stock,
               account,
               { head: t.sharesEntitled, num: true, cell: (a) => <Count value={a.quantity} /> },
-              { head: t.dividendsGross, num: true, cell: (a) => <Money value={a.gross_amount} stored /> },
-              { head: t.dividendsTax, num: true, cell: (a) => <Money value={a.tax} stored /> },
-              { head: t.dividendNet, num: true, cell: (a) => <Money value={a.net_amount} stored /> },
+              { head: t.dividendsGross, num: true, cell: (a) => <Money value={a.gross_amount} /> },
+              { head: t.dividendsTax, num: true, cell: (a) => <Money value={a.tax} /> },
+              { head: t.dividendNet, num: true, cell: (a) => <Money value={a.net_amount} /> },
             ]}
           />
           <Kind

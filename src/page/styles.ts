@@ -17,11 +17,12 @@ header{padding-top:1rem;padding-bottom:.5rem;border-bottom:1px solid var(--line)
 h1{font-size:1.5rem;margin:.25rem 0}
 h2{font-size:1.2rem;margin:2rem 0 .75rem}
 h3{font-size:1rem;margin:1rem 0 .5rem}
-.staff{margin:.25rem 0;color:var(--muted)}
+.staff,.synced{margin:.25rem 0;color:var(--muted)}
+.synced{font-size:.9rem}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:.75rem;margin:0}
 .cards div{background:var(--panel);border:1px solid var(--line);border-radius:.5rem;padding:.75rem}
 .cards dt{color:var(--muted);font-size:.9rem}
-.cards dd{margin:.25rem 0 0;font-size:1.2rem;font-weight:600;overflow-wrap:anywhere}
+.cards dd{margin:.25rem 0 0;font-size:1.2rem;font-weight:600}
 .cards dd small{display:block;font-size:.85rem;font-weight:400;color:var(--muted)}
 .gain{color:var(--gain)}
 .loss{color:var(--loss)}
@@ -51,8 +52,10 @@ summary{cursor:pointer;color:var(--accent)}
 .scroll+.scroll{margin-top:1rem}
 table{border-collapse:collapse;width:100%;font-size:.95rem}
 caption{text-align:left;font-weight:600;padding:.5rem .75rem}
-th,td{padding:.45rem .75rem;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}
-thead th{background:var(--panel);font-weight:600}
+th,td{padding:.45rem .6rem;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}
+thead th{background:var(--panel);font-weight:600;white-space:normal;vertical-align:bottom}
+td small{display:block}
+.cards+.charts{margin-top:1rem}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 tfoot th,tfoot td{font-weight:600}
 .bar{display:inline-block;vertical-align:middle;margin-left:.5rem}
@@ -69,7 +72,24 @@ button{background:var(--accent);border-color:var(--accent);color:#fff;font-weigh
 nav.pages{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;justify-content:space-between;margin:1rem 0}
 nav.pages ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}
 footer{color:var(--muted);font-size:.9rem;padding-top:2rem;padding-bottom:2rem}
+data:not(.text),time,.nowrap{white-space:nowrap}
+.cards dd small,.cards dd small data{white-space:normal}
 @media (min-width:60rem){.charts{grid-template-columns:1fr 1fr}}
+@media (max-width:47.99rem){
+.scroll{overflow:visible;border:0;border-radius:0}
+.cards{grid-template-columns:1fr}
+table,tbody,tfoot,tr,th,td{display:block;width:100%}
+thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+caption{display:block;padding:.5rem 0}
+tbody tr,tfoot tr{display:flex;flex-direction:column;border:1px solid var(--line);border-radius:.5rem;margin:0 0 .5rem;padding:.25rem .75rem}
+tbody th,tfoot th{order:-1}
+tbody th,tfoot th{border:0;padding:.35rem 0;font-weight:600}
+td{display:flex;justify-content:space-between;align-items:baseline;gap:1rem;border:0;border-top:1px solid var(--line);padding:.35rem 0;text-align:right}
+td::before{content:attr(data-label);color:var(--muted);text-align:left;white-space:normal;font-weight:400}
+td:empty{display:none}
+td.wrap{text-align:right}
+.bar{display:none}
+}
 `;
 
 let hash: Promise<string> | undefined;

@@ -5,6 +5,7 @@
  * useView(), so no component passes it on by hand.
  */
 import { createContext, useContext } from "hono/jsx";
+import { vietnamDate } from "./clock";
 import { type Format, formatFor } from "./format";
 import type { PerformanceRange } from "../schemas";
 import { type Lang, MESSAGES, type Messages } from "./i18n";
@@ -16,6 +17,8 @@ export interface View {
   slug: string;
   /** The performance range the reader chose, when not the default: the history's links and form keep it. */
   range?: PerformanceRange;
+  /** Today's date in Vietnam when the page is made (src/page/clock.ts): what "today" on the page means. */
+  today: string;
 }
 
 /** No default: a component rendered outside the route's provider is a bug, not a Vietnamese page. */
@@ -27,10 +30,11 @@ export function useView(): View {
   return view;
 }
 
-export const viewFor = (lang: Lang, slug: string, range?: PerformanceRange): View => ({
+export const viewFor = (lang: Lang, slug: string, range?: PerformanceRange, now: number = Date.now()): View => ({
   lang,
   t: MESSAGES[lang],
   f: formatFor(lang),
   slug,
   range,
+  today: vietnamDate(now),
 });

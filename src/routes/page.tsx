@@ -17,6 +17,7 @@ import { findCustomerPage } from "../db/queries";
 import { onError } from "../error-handler";
 import { AppError } from "../errors";
 import { PageBody } from "../page/body";
+import { nextVietnamMidnight } from "../page/clock";
 import { Document } from "../page/document";
 import { PageHeader } from "../page/header";
 import type { HistoryState } from "../page/history";
@@ -139,9 +140,12 @@ export const page = new Hono<AppEnv>()
   .get(
     "/c/:slug",
     ...LOOKUP_BRAKE,
+    // A page calls its latest session "today" only on that day in Vietnam: it expires at the
+    // next midnight there, whatever the TTL (src/page/clock.ts).
     cached(
       forValuedCustomer,
       pageResource,
+      nextVietnamMidnight,
     )(async (c: Context<AppEnv, "/c/:slug">) => {
       const url = new URL(c.req.url);
       const raw = c.req.param("slug");
@@ -174,7 +178,11 @@ export const page = new Hono<AppEnv>()
       const body = await render(
         view,
         view.t.title(aggregate.customer.name),
-        <PageHeader aggregate={aggregate} otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)} />,
+        <PageHeader
+          aggregate={aggregate}
+          syncedAt={found.syncedAt}
+          otherLanguageHref={otherLanguage(aggregate.customer.slug, lang, url)}
+        />,
         <PageBody aggregate={aggregate} received={received} today={today} chosen={chosen} history={state} />,
       );
       return c.html(body, filters.success && range.success ? 200 : 400);

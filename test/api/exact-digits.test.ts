@@ -154,12 +154,8 @@ describe("exact digits", () => {
     ]) {
       expect(html, value).toContain(`<data value="${value}"`);
     }
-    const money = new Intl.NumberFormat("vi-VN", {
-      style: "currency",
-      currency: "VND",
-      minimumFractionDigits: 0,
-      maximumFractionDigits: 2,
-    });
+    // Money in whole đồng (docs/page.md), rounded from the exact decimal.
+    const money = new Intl.NumberFormat("vi-VN", { style: "currency", currency: "VND", maximumFractionDigits: 0 });
     const realized = expected.analytics.summary.total_realized_pnl.text;
     const shown = money.format(realized as Intl.StringNumericLiteral);
     // The decimal formatted as text differs from the double's: the page shows the former.

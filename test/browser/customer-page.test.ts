@@ -132,7 +132,9 @@ async function openPage(path: string, options: BrowserContextOptions = VIETNAMES
   return page;
 }
 
-const money = (locale: string) => new Intl.NumberFormat(locale, { style: "currency", currency: "VND", maximumFractionDigits: 2 });
+/** Money in whole đồng, half away from zero (Intl's default rounding), and -0 as 0. */
+const money = (locale: string) =>
+  new Intl.NumberFormat(locale, { style: "currency", currency: "VND", maximumFractionDigits: 0, signDisplay: "negative" });
 
 /** Each summary card's <data>: its value and its text. */
 const figures = (page: Page) =>
@@ -275,8 +277,8 @@ describe("the customer's page in Chromium", () => {
   it("lists what the accounts received as the API's corporate-actions lists, in both languages", async () => {
     for (const locale of ["vi-VN", "en-GB"] as const) {
       const page = await openPage(`/c/${slug}${locale === "en-GB" ? "?lang=en" : ""}`, { locale });
-      // A dividend's amounts are served as stored, up to 4 decimals, and shown with all of them.
-      const amount = new Intl.NumberFormat(locale, { style: "currency", currency: "VND", maximumFractionDigits: 4 });
+      // A dividend's amounts are served as stored, up to 4 decimals, and shown in whole đồng.
+      const amount = money(locale);
       const dates = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
       const day = (iso: string) =>
         locale === "vi-VN" ? iso.split("-").reverse().join("/") : dates.format(new Date(`${iso}T00:00:00Z`));

@@ -25,7 +25,14 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function startStack(options: { book?: Book; vars?: Record<string, string> } = {}): Promise<Stack> {
+export async function startStack(
+  options: {
+    book?: Book;
+    /** Writes the source some other way (the demo book, scripts/demo), before the first sync. */
+    load?: (source: ReturnType<typeof createSql>) => Promise<unknown>;
+    vars?: Record<string, string>;
+  } = {},
+): Promise<Stack> {
   const db = localDbServer();
   const suffix = `t${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   const target = `investments_${suffix}`;
@@ -40,6 +47,7 @@ export async function startStack(options: { book?: Book; vars?: Record<string, s
     const sourceSql = createSql(db.connectionString(source));
     await sourceSql`select 1`;
     if (options.book) await writeSource(sourceSql, options.book);
+    if (options.load) await options.load(sourceSql);
     worker = await startWranglerDev({
       port: await freePort(),
       quiet: !process.env.BROWSER_DEBUG,
@@ -79,7 +87,7 @@ export async function startStack(options: { book?: Book; vars?: Record<string, s
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     };
-    if (options.book) {
+    if (options.book || options.load) {
       while (!(await sync()).complete) {
         // A run stops at its budget; the next one continues.
       }

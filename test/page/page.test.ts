@@ -52,7 +52,7 @@ describe("GET /c/:slug", () => {
     expect(figure(html, "avg_win_pnl")).toEqual({ value: "988685", text: `988.685${NBSP}₫` });
     expect(figure(html, "avg_loss_pnl")).toEqual({ value: "-204947", text: `-204.947${NBSP}₫` });
     expect(figure(html, "avg_holding_days").value).toBe("36 56");
-    expect(figure(html, "total_fee_tax")).toEqual({ value: "16330.25", text: `16.330,25${NBSP}₫` });
+    expect(figure(html, "total_fee_tax")).toEqual({ value: "16330.25", text: `16.330${NBSP}₫` });
 
     // Months without a sale still appear, so both charts share one axis.
     expect(tableRows(html, "monthly_realized_pnl")).toEqual([
@@ -78,7 +78,7 @@ describe("GET /c/:slug", () => {
         shown(h.unrealized_pnl),
       ]),
     );
-    expect(html).toContain(`<data value="33268111.42">33.268.111,42${NBSP}₫</data>`); // the total cost of all holdings
+    expect(html).toContain(`<data value="33268111.42">33.268.111${NBSP}₫</data>`); // the total cost of all holdings
     expect(html).toContain(`<data value="120500.5555">120.500,5555${NBSP}₫</data>`); // a close keeps its 4 decimals
     expect(html).toContain(`<data value="">Chưa có giá</data>`);
     // Allocation by market value: 24,100,111.10 of 24,100,111.10 + 12,050,055.55 + 3,500,025 (VNM, by cost).
@@ -86,9 +86,9 @@ describe("GET /c/:slug", () => {
     expect(html).toContain("8,83%<small> (theo giá vốn)</small>");
 
     const value = expected.stats.valuation;
-    expect(figure(html, "market_value")).toEqual({ value: String(value.market_value), text: `36.150.166,65${NBSP}₫` });
-    expect(figure(html, "unrealized_pnl")).toEqual({ value: String(value.unrealized_pnl), text: `6.382.080,23${NBSP}₫` });
-    expect(figure(html, "priced_cost")).toEqual({ value: String(value.priced_cost), text: `29.768.086,42${NBSP}₫` });
+    expect(figure(html, "market_value")).toEqual({ value: String(value.market_value), text: `36.150.167${NBSP}₫` });
+    expect(figure(html, "unrealized_pnl")).toEqual({ value: String(value.unrealized_pnl), text: `6.382.080${NBSP}₫` });
+    expect(figure(html, "priced_cost")).toEqual({ value: String(value.priced_cost), text: `29.768.086${NBSP}₫` });
     expect(html).toContain('Theo giá đóng cửa ngày <time datetime="2024-06-28">28/06/2024</time>');
     expect(html).toContain("1 khoản chưa có giá");
     expect(tableRows(html, "top_wins")).toEqual([["2024-02-10", "988685", "36", "100"]]);
@@ -136,9 +136,9 @@ describe("GET /c/:slug", () => {
     const { html } = await getPage(env, `/c/${customer.slug}?lang=en`);
     expect(html).toContain("<title>Trần Văn Minh&#39;s portfolio</title>");
     expect(figure(html, "total_realized_pnl").text).toBe("₫783,738");
-    expect(figure(html, "total_fee_tax").text).toBe("₫16,330.25");
+    expect(figure(html, "total_fee_tax").text).toBe("₫16,330");
     expect(html).toContain('<time datetime="2024-02-20">20 Feb 2024</time>');
-    expect(figure(html, "unrealized_pnl").text).toBe("₫6,382,080.23");
+    expect(figure(html, "unrealized_pnl").text).toBe("₫6,382,080");
     expect(html).toContain('At the close of <time datetime="2024-06-28">28 Jun 2024</time>');
     expect(html).toContain('<h2 id="valuation">Portfolio value</h2>');
     expect(html).toContain("(by cost)");
@@ -166,6 +166,14 @@ describe("GET /c/:slug", () => {
 
     const dated = await getPage(env, `${base}?start_date=2024-02-01&end_date=2024-02-29`);
     expect(historyIds(dated.html)).toEqual([t.t4.id, t.t3.id]);
+    // Typed dd/mm/yyyy, as the form shows dates: the same filter, the same links.
+    const typed = await getPage(env, `${base}?start_date=1/02/2024&end_date=29%2F02%2F2024`);
+    expect(historyIds(typed.html)).toEqual([t.t4.id, t.t3.id]);
+    expect(typed.html).toContain('<input name="start_date" value="01/02/2024"');
+    const invalid = await getPage(env, `${base}?start_date=30/02/2024`);
+    expect(invalid.status).toBe(400);
+    expect(invalid.html).toContain('<li data-field="start_date">');
+    expect(invalid.html).toContain('<input name="start_date" value="30/02/2024"');
 
     // What a plain form submits when nothing is chosen: every field, empty.
     const blank = await getPage(env, `${base}?lang=vi&broker=&stock_code=&type=&start_date=&end_date=`);
@@ -201,7 +209,9 @@ describe("GET /c/:slug", () => {
     const order = await getPage(env, `/c/${customer.slug}?lang=en&start_date=2024-03-01&end_date=2024-01-01`);
     expect(order.status).toBe(400);
     expect(order.html).toContain('<li data-field="start_date">From: must not be after To</li>');
-    expect(order.html).toContain('<input type="date" name="start_date" value="2024-03-01"/>');
+    // The date as typed in the form's own order, never the browser's date field.
+    expect(order.html).toContain('<input name="start_date" value="01/03/2024"');
+    expect(order.html).not.toContain('type="date"');
   });
 
   it("takes dates from 0001-01-01 to 9999-12-31 and answers any other, year 0000 included, with the 400 page", async () => {

@@ -2,7 +2,7 @@
  * The page's section for what the accounts received: the latest cash dividends and share credits,
  * each the first page of GET /api/corporate-actions/:slug for its type, apart from the trade
  * history. A book worked by hand: a customer with a dividend at each broker (amounts with 4
- * decimals, shown with all of them), a share credit, and a soft-deleted action of each kind
+ * decimals, in <data value> with all of them, shown in whole đồng), a share credit, and a soft-deleted action of each kind
  * (never shown or counted); one with twelve dividends and no credit (the ten newest, and how many
  * in all); one who received nothing. Both languages, the 400 page, one round trip.
  */
@@ -105,17 +105,8 @@ describe("GET /c/:slug, what the accounts received", () => {
       ["2024-05-10", "2024-06-01", "100", "200000.5", "10000.025", "190000.475"],
     ]);
     expect(tableTexts(vi, "cash_dividends")).toEqual([
-      [
-        "20/06/2024",
-        "10/07/2024",
-        "HPG",
-        "VND · 0001",
-        "333",
-        `166.500,5555${NBSP}₫`,
-        `8.325,0278${NBSP}₫`,
-        `158.175,5277${NBSP}₫`,
-      ],
-      ["10/05/2024", "01/06/2024", "FPT", "SSI · 0002", "100", `200.000,5${NBSP}₫`, `10.000,025${NBSP}₫`, `190.000,475${NBSP}₫`],
+      ["20/06/2024", "10/07/2024", "HPG", "VND · 0001", "333", `166.501${NBSP}₫`, `8.325${NBSP}₫`, `158.176${NBSP}₫`],
+      ["10/05/2024", "01/06/2024", "FPT", "SSI · 0002", "100", `200.001${NBSP}₫`, `10.000${NBSP}₫`, `190.000${NBSP}₫`],
     ]);
     expect(tableRows(vi, "share_credits")).toEqual([["2024-02-20", "20"]]);
     expect(tableTexts(vi, "share_credits")).toEqual([["20/02/2024", "FPT", "SSI · 0002", "20"]]);
@@ -128,8 +119,8 @@ describe("GET /c/:slug, what the accounts received", () => {
     expect(english).toContain("<caption>Cash dividends</caption>");
     expect(english).toContain('<th scope="col">Ex-date</th><th scope="col">Pay date</th>');
     expect(tableTexts(en, "cash_dividends")).toEqual([
-      ["20 Jun 2024", "10 Jul 2024", "HPG", "VND · 0001", "333", "₫166,500.5555", "₫8,325.0278", "₫158,175.5277"],
-      ["10 May 2024", "1 Jun 2024", "FPT", "SSI · 0002", "100", "₫200,000.5", "₫10,000.025", "₫190,000.475"],
+      ["20 Jun 2024", "10 Jul 2024", "HPG", "VND · 0001", "333", "₫166,501", "₫8,325", "₫158,176"],
+      ["10 May 2024", "1 Jun 2024", "FPT", "SSI · 0002", "100", "₫200,001", "₫10,000", "₫190,000"],
     ]);
     expect(tableTexts(en, "share_credits")).toEqual([["20 Feb 2024", "FPT", "SSI · 0002", "20"]]);
   });

@@ -63,12 +63,12 @@ describe("GET /c/:slug, what the portfolio earned", () => {
     const order = ['id="valuation"', 'id="returns"', 'id="summary"'].map((marker) => vi.indexOf(marker));
     expect(order.every((p, i) => p > (order[i - 1] ?? 0))).toBe(true);
     expect(vi).toContain('<h2 id="returns">Kết quả đầu tư</h2>');
-    expect(figure(vi, "total_return")).toEqual({ value: "3677050.48", text: `3.677.050,48${NBSP}₫` });
+    expect(figure(vi, "total_return")).toEqual({ value: "3677050.48", text: `3.677.050${NBSP}₫` });
     expect(figure(vi, "realized_pnl")).toEqual({ value: "2987000", text: `2.987.000${NBSP}₫` });
     expect(figure(vi, "realized_pnl_average_cost")).toEqual({ value: "1987000", text: `1.987.000${NBSP}₫` });
-    expect(figure(vi, "dividends")).toEqual({ value: "190000.48", text: `190.000,48${NBSP}₫` });
-    expect(figurePart(vi, "dividends", "gross")).toEqual({ value: "200000.5", text: `200.000,5${NBSP}₫` });
-    expect(figurePart(vi, "dividends", "tax")).toEqual({ value: "10000.03", text: `10.000,03${NBSP}₫` });
+    expect(figure(vi, "dividends")).toEqual({ value: "190000.48", text: `190.000${NBSP}₫` });
+    expect(figurePart(vi, "dividends", "gross")).toEqual({ value: "200000.5", text: `200.001${NBSP}₫` });
+    expect(figurePart(vi, "dividends", "tax")).toEqual({ value: "10000.03", text: `10.000${NBSP}₫` });
     expect(figurePart(vi, "dividends", "count")).toEqual({ value: "1", text: "1" });
     expect(vi).toContain("<dt>Lãi/lỗ đã thực hiện (FIFO)</dt>");
     expect(vi).toContain("<dt>Lãi/lỗ đã thực hiện (giá vốn bình quân)</dt>");
@@ -76,12 +76,12 @@ describe("GET /c/:slug, what the portfolio earned", () => {
 
     const en = (await getPage(dbs.env, `/c/${slug}?lang=en`)).html;
     expect(en).toContain('<h2 id="returns">What the portfolio earned</h2>');
-    expect(figure(en, "total_return")).toEqual({ value: "3677050.48", text: "₫3,677,050.48" });
+    expect(figure(en, "total_return")).toEqual({ value: "3677050.48", text: "₫3,677,050" });
     expect(figure(en, "realized_pnl")).toEqual({ value: "2987000", text: "₫2,987,000" });
     expect(figure(en, "realized_pnl_average_cost")).toEqual({ value: "1987000", text: "₫1,987,000" });
-    expect(figure(en, "dividends")).toEqual({ value: "190000.48", text: "₫190,000.48" });
-    expect(figurePart(en, "dividends", "gross")).toEqual({ value: "200000.5", text: "₫200,000.5" });
-    expect(figurePart(en, "dividends", "tax")).toEqual({ value: "10000.03", text: "₫10,000.03" });
+    expect(figure(en, "dividends")).toEqual({ value: "190000.48", text: "₫190,000" });
+    expect(figurePart(en, "dividends", "gross")).toEqual({ value: "200000.5", text: "₫200,001" });
+    expect(figurePart(en, "dividends", "tax")).toEqual({ value: "10000.03", text: "₫10,000" });
     expect(en).toContain("<dt>Realized P&amp;L (FIFO)</dt>");
     expect(en).toContain("<dt>Realized P&amp;L (average cost)</dt>");
     expect(en).toContain("so the two differ when a stock was bought at several prices.</p>");
@@ -90,7 +90,7 @@ describe("GET /c/:slug, what the portfolio earned", () => {
   it("says when no cash dividend was received, and shows no section for a customer with nothing", async () => {
     const { env, customer, expected } = await withInvestor();
     const html = (await getPage(env, `/c/${customer.slug}?lang=en`)).html;
-    expect(figure(html, "total_return")).toEqual({ value: String(expected.stats.total_return), text: "₫7,165,818.23" });
+    expect(figure(html, "total_return")).toEqual({ value: String(expected.stats.total_return), text: "₫7,165,818" });
     expect(figure(html, "dividends")).toEqual({ value: "0", text: "₫0" });
     expect(html).toContain("<small>No cash dividend yet.</small>");
     expect(html).not.toContain('data-part="gross"');

@@ -5,9 +5,12 @@
  * reads exactly what /api/aggregate, /api/corporate-actions, /api/performance and
  * /api/transactions read.
  */
+import { sql } from "drizzle-orm";
 import type { CorporateAction, HistoryFilters, Lookup } from "./types";
 import { CorporateActionQuery, type Performance, type PerformanceQuery, type PerformanceRange } from "../../schemas";
 import type { Db } from "../client";
+import { newestFirst } from "../order";
+import { syncRuns } from "../schema";
 import { type CorporateActionList, corporateActionsOf, corporateActionsQuery } from "./corporate-actions";
 import { type Aggregate, aggregateOf, aggregateQuery } from "./customer";
 import { type HistoryPage, historyOf, historyQuery } from "./history";
@@ -37,6 +40,8 @@ export interface PerformanceAsked {
 export interface CustomerPage {
   aggregate: Aggregate;
   received: Received;
+  /** When the last complete sync run ended (ISO 8601, UTC, to the second): when the figures were last brought from the back office; null before any. */
+  syncedAt: string | null;
   /** `range=1d`: today's change, at the top of the page. */
   today: PerformanceRead;
   /** The chosen range; absent when it was invalid (the page then says so). */
@@ -60,11 +65,12 @@ export async function findCustomerPage(
   const today = { range: "1d" } as const;
   const chosen = range ? { range } : undefined;
   // The optional statements after the fixed ones, their results read back by the same positions.
-  const [, found, dividends, credits, todayRows, ...rest] = await db.batch([
+  const [, found, dividends, credits, synced, todayRows, ...rest] = await db.batch([
     withoutJit(db),
     aggregateQuery(db, slug),
     first("cash_dividend"),
     first("share_dividend"),
+    lastSyncQuery(db),
     performanceQuery(db, slug, today, benchmark),
     ...(chosen ? [performanceQuery(db, slug, chosen, benchmark)] : []),
     ...(query ? [historyQuery(db, { slug }, query)] : []),
@@ -76,10 +82,23 @@ export async function findCustomerPage(
   const todayRead = await exactly(todayRows.rows, today);
   const chosenRead = chosen ? await exactly(rest.shift()!.rows, chosen) : undefined;
   if (!read || !todayRead || (chosen && !chosenRead)) return undefined;
-  const withPerformance = { ...read, today: todayRead, chosen: chosenRead };
+  const withPerformance = { ...read, syncedAt: synced.rows[0]?.at ?? null, today: todayRead, chosen: chosenRead };
   if (!query) return withPerformance;
   const page = historyOf(rest.shift()!.rows as Parameters<typeof historyOf>[0]);
   return page ? { ...withPerformance, history: page } : undefined;
+}
+
+/**
+ * The end of the last sync run that read every stream to its bound (outcome `complete`,
+ * src/sync/run.ts), newest first by sync_runs_started_idx: a run still going, stopped at its
+ * budget or failed has not brought everything the back office had when it began.
+ */
+function lastSyncQuery(db: Db) {
+  return db.execute<{ at: string }>(
+    sql`select to_char(${syncRuns.finishedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as at from ${syncRuns}
+      where ${syncRuns.outcome} = 'complete' and ${syncRuns.finishedAt} is not null
+      order by ${newestFirst(syncRuns.startedAt)} limit 1`,
+  );
 }
 
 type Rows<F extends (...args: never[]) => unknown> = Parameters<F>[0];
