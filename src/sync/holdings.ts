@@ -28,7 +28,7 @@ import type { Profile } from "./profile";
 import { effect, int, manyRows, type Statement, text, textOrNull, type SyncDatabase } from "./database";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../db/deals";
 import { renewLease } from "./lease";
-import { addMonths, monthsOf, replaceMonths, withoutMonths } from "./months";
+import { addMonths, listedByHolding, monthsOf, replaceMonths, withoutMonths } from "./months";
 import { afterLast, type Batch, readAhead } from "./read-ahead";
 
 /**
@@ -236,10 +236,11 @@ function stepsOf(batch: PendingHolding[]) {
  * of them when it was recomputed whole) and adds the lots its trades opened.
  */
 async function storeHoldings(target: SyncDatabase, holder: string, batch: PendingHolding[], profile: Profile): Promise<void> {
-  const [points, steps] = profile.timeSync("holdings", "compute", () => [
+  const [points, newSteps] = profile.timeSync("holdings", "compute", () => [
     batch.map((h) => ({ holding: h, point: continuePartial(h.resume, h.trades, h.credits) })),
-    JSON.stringify(stepsOf(batch)),
+    stepsOf(batch),
   ]);
+  const steps = JSON.stringify(newSteps);
   const lots = points.map(({ holding: h, point }) => ({ holding: h, ...lotChanges(h, point) }));
   // A holding left without trades has no partial, no months and no lots.
   const computed = points.flatMap(({ holding: h, point }) =>
@@ -274,12 +275,14 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
   const keys = keysJson(batch);
   // Steps after the resume point are laid again (a share credit may have stepped past it); recomputed
   // whole, those from the date it was kept before, or all of them.
+  const datesOf = listedByHolding(newSteps, (s) => s.date);
   const stepsFrom = JSON.stringify(
     batch.map((h) => ({
       account_id: h.accountId,
       stock_code: h.stockCode,
       after: h.resume?.through ?? null,
       from: h.keptBefore,
+      dates: datesOf(h.accountId, h.stockCode),
     })),
   );
   await profile.time("holdings", "write", () =>
@@ -310,19 +313,28 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
          from json_to_recordset(${JSON.stringify(opened)}::json) as r(account_id uuid, stock_code text, lots json), json_array_elements(r.lots) l`,
       ),
       // Only the steps that differ go and come: an old sell's fee edit rewrites its own date's step.
+      // Driven by the batch's steps, each probing the table's key; a date a holding no longer
+      // has is found against its own list of dates.
       effect(
-        sql`delete from ${positionSteps} s using json_to_recordset(${stepsFrom}::json) as k(account_id uuid, stock_code text, after date, "from" date)
+        sql`delete from ${positionSteps} s using ${STEP_ROWS(steps)}
+         where s.account_id = r.account_id and s.stock_code = r.stock_code and s.date = r.date
+           and (r.traded, r.shares, r.cost_num, r.cost_den, r.cost_inexact, r.invested, r.withdrawn_num, r.withdrawn_den)
+             is distinct from (s.traded, s.shares, s.cost_num, s.cost_den, s.cost_inexact, s.invested, s.withdrawn_num, s.withdrawn_den)`,
+      ),
+      effect(
+        sql`delete from ${positionSteps} s
+         using json_to_recordset(${stepsFrom}::json) as k(account_id uuid, stock_code text, after date, "from" date, dates date[])
          where s.account_id = k.account_id and s.stock_code = k.stock_code and s.date > coalesce(k.after, '-infinity'::date)
-           and s.date >= coalesce(k."from", '-infinity'::date)
-           and not exists (select from ${STEP_ROWS(steps)} where r.account_id = s.account_id and r.stock_code = s.stock_code
-             and r.date = s.date and (r.traded, r.shares, r.cost_num, r.cost_den, r.cost_inexact, r.invested, r.withdrawn_num, r.withdrawn_den)
-               is not distinct from (s.traded, s.shares, s.cost_num, s.cost_den, s.cost_inexact, s.invested, s.withdrawn_num, s.withdrawn_den))`,
+           and s.date >= coalesce(k."from", '-infinity'::date) and not (s.date = any(k.dates))`,
       ),
       effect(
         sql`insert into ${positionSteps} (account_id, stock_code, date, traded, shares, cost_num, cost_den, cost_inexact, invested, withdrawn_num, withdrawn_den)
          select * from ${STEP_ROWS(steps)} on conflict (account_id, stock_code, date) do nothing`,
       ),
-      ...replaceMonths(keysJson(whole.map((p) => p.holding)), monthsOfAll(whole)),
+      ...replaceMonths(
+        whole.map((p) => p.holding),
+        monthsOfAll(whole),
+      ),
       addMonths(monthsOfAll(continued)),
       takeOffPending(batch),
     ]),

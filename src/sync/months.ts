@@ -46,6 +46,21 @@ export const withoutMonths = (partial: HoldingPartial): HoldingPartial => ({
   monthly_pnl: {},
 });
 
+/** Each holding's `value`s of `rows` (rows of holdings, in their order), looked up by the holding's key. */
+export function listedByHolding<R extends { account_id: string; stock_code: string }, V>(
+  rows: readonly R[],
+  value: (row: R) => V,
+): (accountId: string, stockCode: string) => V[] {
+  const lists = new Map<string, V[]>();
+  for (const r of rows) {
+    const key = `${r.account_id} ${r.stock_code}`;
+    const list = lists.get(key);
+    if (list) list.push(value(r));
+    else lists.set(key, [value(r)]);
+  }
+  return (accountId, stockCode) => lists.get(`${accountId} ${stockCode}`) ?? [];
+}
+
 const ROWS = (rows: readonly MonthRow[]) =>
   sql`json_to_recordset(${JSON.stringify(rows)}::json) as r(account_id uuid, stock_code text, month text, trades int, pnl numeric, pnl_inexact int)`;
 
@@ -66,17 +81,28 @@ export function addMonths(rows: readonly MonthRow[]): Statement<void> {
 }
 
 /**
- * Makes `rows` the stored months of the holdings `keys` (the JSON of their keys), recomputed
- * whole: only the months that differ go and come, so an old trade's fee edit rewrites its own
- * month's row (and those of the deals it moved), not the holding's whole history.
+ * Makes `rows` the stored months of `holdings`, recomputed whole: only the months that differ go
+ * and come, so an old trade's fee edit rewrites its own month's row (and those of the deals it
+ * moved), not the holding's whole history. Each statement is driven by the batch's rows and
+ * probes the table by its key; the months a holding no longer has are found against its own list.
  */
-export function replaceMonths(keys: string, rows: readonly MonthRow[]): Statement<void>[] {
+export function replaceMonths(
+  holdings: readonly { accountId: string; stockCode: string }[],
+  rows: readonly MonthRow[],
+): Statement<void>[] {
+  const monthsListed = listedByHolding(rows, (r) => r.month);
+  const keys = JSON.stringify(
+    holdings.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode, months: monthsListed(h.accountId, h.stockCode) })),
+  );
   return [
     effect(
-      sql`delete from ${holdingMonths} m using jsonb_to_recordset(${keys}::jsonb) as k(account_id uuid, stock_code text)
-       where m.account_id = k.account_id and m.stock_code = k.stock_code
-         and not exists (select from ${ROWS(rows)} where r.account_id = m.account_id and r.stock_code = m.stock_code
-           and r.month = m.month and (r.trades, r.pnl, r.pnl_inexact) is not distinct from (m.trades, m.pnl, m.pnl_inexact))`,
+      sql`delete from ${holdingMonths} m using ${ROWS(rows)}
+       where m.account_id = r.account_id and m.stock_code = r.stock_code and m.month = r.month
+         and (r.trades, r.pnl, r.pnl_inexact) is distinct from (m.trades, m.pnl, m.pnl_inexact)`,
+    ),
+    effect(
+      sql`delete from ${holdingMonths} m using json_to_recordset(${keys}::json) as k(account_id uuid, stock_code text, months text[])
+       where m.account_id = k.account_id and m.stock_code = k.stock_code and not (m.month = any(k.months))`,
     ),
     effect(
       sql`insert into ${holdingMonths} (account_id, stock_code, month, trades, pnl, pnl_inexact)

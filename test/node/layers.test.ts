@@ -18,7 +18,7 @@ interface Floor {
 }
 
 /** The floors of ARCHITECTURE.md's Layers table: rows `| n | \`src/…\`, … | … |`. */
-export function floorsOf(markdown: string): Floor[] {
+function floorsOf(markdown: string): Floor[] {
   const section = markdown.split(/^## /m).find((s) => s.startsWith("Layers")) ?? "";
   return [...section.matchAll(/^\|\s*(\d+)\s*\|([^|]*)\|/gm)].map((m) => ({
     floor: Number(m[1]),
@@ -34,7 +34,7 @@ interface Import {
 }
 
 /** What is wrong with a graph of `imports` among `files` against `floors`, one line per finding. */
-export function layeringFaults(floors: Floor[], files: string[], imports: Import[]): string[] {
+function layeringFaults(floors: Floor[], files: string[], imports: Import[]): string[] {
   const placed = (file: string) => {
     const on = floors.flatMap((f) =>
       f.modules.filter((m) => (m.endsWith("/") ? file.startsWith(m) : file === m)).map((m) => ({ ...f, m })),
