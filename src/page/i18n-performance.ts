@@ -58,6 +58,16 @@ export const PERFORMANCE_WORDS = {
     returnChart: "Lợi suất TWR so với chỉ số",
     returnChartDesc: (from: string, to: string, twr: string, code: string, benchmark: string) =>
       `Từ ${from} đến ${to}: lợi suất TWR ${twr}, ${code} ${benchmark}.`,
+    drawdown: "Sụt giảm tối đa (max drawdown)",
+    drawdownPeak: "Đỉnh",
+    drawdownTrough: "đáy",
+    noDrawdown: "Không có lần giảm nào trong kỳ.",
+    positions: "Lãi/lỗ theo mã",
+    positionsHint: "Bấm vào một mã để xem các giao dịch của mã đó trong lịch sử giao dịch bên dưới.",
+    noPositions: "Không có mã nào trong kỳ.",
+    positionPnl: "Lãi/lỗ",
+    positionTwr: "TWR",
+    weight: "Tỷ trọng cuối kỳ",
   },
   en: {
     unpricedAtCost: (count: number, shown: string, value: string) =>
@@ -111,5 +121,15 @@ export const PERFORMANCE_WORDS = {
     returnChart: "Time-weighted return beside the index",
     returnChartDesc: (from: string, to: string, twr: string, code: string, benchmark: string) =>
       `From ${from} to ${to}: a time-weighted return of ${twr}, ${code} ${benchmark}.`,
+    drawdown: "Largest fall (max drawdown)",
+    drawdownPeak: "Peak",
+    drawdownTrough: "low",
+    noDrawdown: "No fall in the period.",
+    positions: "Gain by stock",
+    positionsHint: "Pick a code to see its trades in the trade history below.",
+    noPositions: "No stock in the period.",
+    positionPnl: "Gain",
+    positionTwr: "TWR",
+    weight: "Weight at the end",
   },
 };

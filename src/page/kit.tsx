@@ -24,6 +24,24 @@ export function Money(props: { value: Decimal; signed?: boolean }) {
   );
 }
 
+/** A return: the API's exact rate in value, a signed percentage with 2 decimals in the text; null a dash, and why. */
+export function Rate(props: { value: Decimal | null; why?: string }) {
+  const { f } = useView();
+  if (props.value === null) {
+    return (
+      <>
+        <data value="">—</data>
+        {props.why ? <small>{props.why}</small> : null}
+      </>
+    );
+  }
+  return (
+    <data value={props.value.text} class={tone(props.value)}>
+      {f.rate(props.value)}
+    </data>
+  );
+}
+
 /** A per-share price (a close, an average cost, a trade's price): its exact text in value, as stored in the text. */
 export function Price(props: { value: Decimal }) {
   const { f } = useView();

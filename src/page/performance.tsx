@@ -1,38 +1,20 @@
 /**
  * How the portfolio has done (GET /api/performance/:slug, its rules in docs/performance.md):
  * today's change at the top of the page, as a broker app opens on, and below it the chosen
- * range's figures and two charts, the range picked by link (no script). Both read the API's own
- * statement in the page's batch (src/db/queries/customer-page.ts).
+ * range's figures and two charts, then what moved it (./moved.tsx), the range picked by link (no
+ * script). Both read the API's own statement in the page's batch (src/db/queries/customer-page.ts).
  */
 import type { Child } from "hono/jsx";
-import type { Decimal } from "../domain/decimal";
 import type { PerformanceRead } from "../db/queries";
 import type { Performance, PerformanceRange } from "../schemas";
 import { PairChart } from "./charts";
-import { DataTable, Day, Figure, Money, MoneyFigure, Section, tone } from "./kit";
+import { DataTable, Day, Figure, Money, MoneyFigure, Rate, Section } from "./kit";
+import { DrawdownFigure, Positions } from "./moved";
 import { RANGE_LINKS, rangeHref } from "./query";
 import { useView } from "./view";
 
 /** The chosen range's read, or the `range` the reader gave when it is not one of ours (the page's 400). */
 export type ChosenRange = { kind: "range"; range: PerformanceRange; read: PerformanceRead } | { kind: "invalid"; value: string };
-
-/** A return: the API's exact rate in value, a signed percentage with 2 decimals in the text; null a dash, and why. */
-function Rate(props: { value: Decimal | null; why?: string }) {
-  const { f } = useView();
-  if (props.value === null) {
-    return (
-      <>
-        <data value="">—</data>
-        {props.why ? <small>{props.why}</small> : null}
-      </>
-    );
-  }
-  return (
-    <data value={props.value.text} class={tone(props.value)}>
-      {f.rate(props.value)}
-    </data>
-  );
-}
 
 /** The period's two dates, s → e, as the figures count what happened after s. */
 function Period(props: { data: Performance }) {
@@ -155,6 +137,7 @@ function Figures(props: { data: Performance; range: PerformanceRange }) {
       <Figure name="period_benchmark" term={t.benchmarkReturn(benchmark.code)}>
         <Rate value={benchmark.return} why={t.noBenchmark} />
       </Figure>
+      <DrawdownFigure drawdown={data.drawdown} />
       <MoneyFigure name="period_dividends_receivable" term={t.receivable} value={data.dividends_receivable} />
     </dl>
   );
@@ -264,7 +247,7 @@ function PerformanceCharts(props: { data: Performance }) {
   );
 }
 
-/** The chosen range: its links, its figures and its two charts; or why there are none. */
+/** The chosen range: its links, its figures (the worst fall among them), its two charts and each stock's part; or why there are none. */
 export function PerformanceSection(props: { chosen: ChosenRange }) {
   const { t } = useView();
   const { chosen } = props;
@@ -280,6 +263,7 @@ export function PerformanceSection(props: { chosen: ChosenRange }) {
         <>
           <Figures data={chosen.read} range={chosen.range} />
           <PerformanceCharts data={chosen.read} />
+          <Positions positions={chosen.read.positions} />
         </>
       ) : (
         <NotYet read={chosen.read} />

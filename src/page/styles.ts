@@ -56,6 +56,8 @@ th,td{padding:.45rem .6rem;border-bottom:1px solid var(--line);text-align:left;w
 thead th{background:var(--panel);font-weight:600;white-space:normal;vertical-align:bottom}
 td small{display:block}
 .cards+.charts{margin-top:1rem}
+.positions .scroll{max-width:40rem}
+.hint{color:var(--muted);font-size:.9rem;margin:0 0 .5rem}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 tfoot th,tfoot td{font-weight:600}
 .bar{display:inline-block;vertical-align:middle;margin-left:.5rem}
