@@ -9,7 +9,7 @@ import type { PerformanceRead } from "../db/queries";
 import type { Performance, PerformanceRange } from "../schemas";
 import { PairChart } from "./charts";
 import { DataTable, Day, Figure, Money, MoneyFigure, Rate, Section } from "./kit";
-import { DrawdownFigure, Positions } from "./moved";
+import { DrawdownFigure, Positions } from "./positions";
 import { RANGE_LINKS, rangeHref } from "./query";
 import { useView } from "./view";
 

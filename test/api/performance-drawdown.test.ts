@@ -2,7 +2,7 @@
  * GET /api/performance/:slug, the worst fall (docs/performance.md, "The worst fall"): ties, a
  * fall of exactly 0.00005, a fall past 100%, over every point whatever the interval. Every
  * expected figure is worked out by hand (the comments show the arithmetic); the reference
- * (test/performance/reference-moved.ts) must give it too, and so must the endpoint, over a real
+ * (test/performance/reference-positions.ts) must give it too, and so must the endpoint, over a real
  * sync.
  */
 import { describe, it } from "vitest";

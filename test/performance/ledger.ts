@@ -12,7 +12,7 @@ import type { TestDatabases } from "../support/databases";
 import { getJson } from "../support/worker";
 import { synced, withSource } from "../sync/helpers";
 import { type PerformanceQueryInput, referencePerformance } from "./reference";
-import { referenceMoved } from "./reference-moved";
+import { referenceMoved } from "./reference-positions";
 
 /** A customer with one account (SSI) and helpers that write its ledger and the closes. */
 export function ledger(book = new Book()) {
@@ -67,7 +67,7 @@ export async function servedPerformance(dbs: TestDatabases, slug: string, query:
   return body.data;
 }
 
-/** The whole answer the endpoint must give: the period's figures (./reference.ts), then what moved it (./reference-moved.ts). */
+/** The whole answer the endpoint must give: the period's figures (./reference.ts), then what moved it (./reference-positions.ts). */
 export function referenceAnswer(book: Book, customerId: string, query: PerformanceQueryInput) {
   const { points, ...figures } = referencePerformance(book, customerId, query);
   return { ...figures, ...referenceMoved(book, customerId, query), points };

@@ -4,7 +4,7 @@
  * beyond the lots), share credits, cash dividends paid later, closes with gaps, stocks never
  * priced, a benchmark with closes on some days or none (then every code's dates are the
  * calendar). Every range, and a few from/to/broker/interval queries, must equal the reference
- * in every figure and point, the positions and the drawdown included (./reference-moved.ts),
+ * in every figure and point, the positions and the drawdown included (./reference-positions.ts),
  * and the positions' exact parts must add up to the period's figures; over max, pnl must equal
  * the average-cost realized P&L plus the open positions' gain plus the dividends, and
  * stats.total_return where the two must agree.
@@ -18,7 +18,7 @@ import { Book } from "../support/book";
 import { Fraction, money } from "../domain/fraction";
 import { referenceAnswer, servedPerformance, syncedBook } from "../performance/ledger";
 import { identityParts, type PerformanceQueryInput, referencePerformance } from "../performance/reference";
-import { movedExactly } from "../performance/reference-moved";
+import { movedExactly } from "../performance/reference-positions";
 import { PERFORMANCE_RANGES } from "../../src/schemas/queries";
 import { getJson } from "../support/worker";
 import { runs } from "../support/runs";

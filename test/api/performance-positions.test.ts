@@ -2,7 +2,7 @@
  * GET /api/performance/:slug, what moved the portfolio (docs/performance.md, "Per stock"; the
  * drawdown has ./performance-drawdown.test.ts): one case per rule, each with a book small enough
  * to work out by hand. Every expected figure below is worked out by hand (the comments show the
- * arithmetic); the reference (test/performance/reference-moved.ts) must give it too, and so must
+ * arithmetic); the reference (test/performance/reference-positions.ts) must give it too, and so must
  * the endpoint, over a real sync.
  */
 import { describe, it } from "vitest";
