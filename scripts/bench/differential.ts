@@ -14,9 +14,10 @@ import { sql } from "drizzle-orm";
 import type pg from "pg";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../../src/db/deals";
 import { continuePartial } from "../../src/domain";
-import { type PositionStep, positionSteps } from "../../src/domain/positions";
+import { positionSteps } from "../../src/domain/positions";
 import { render } from "../../src/sync/database";
 import { monthsOf, withoutMonths } from "../../src/sync/months";
+import { stepRow } from "../../src/sync/steps";
 
 /** Runs one statement with positional parameters and gives its rows (a pg client or the tests' Sql, adapted). */
 export type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
@@ -32,19 +33,6 @@ export interface Difference {
 }
 
 const BATCH = 200;
-
-/** A walked step in the columns `position_steps` stores, numbers as the text SQL gives them. */
-const stepColumns = (s: PositionStep) => ({
-  date: s.date,
-  traded: s.traded,
-  shares: String(s.shares),
-  cost_num: s.cost.num.toString(),
-  cost_den: s.cost.den.toString(),
-  cost_inexact: s.inexact,
-  invested: s.invested.toString(),
-  withdrawn_num: s.withdrawn.num.toString(),
-  withdrawn_den: s.withdrawn.den.toString(),
-});
 
 /**
  * SQL: the next batch of holdings after key ($1, $2) among `holdings` (a select of account_id,
@@ -64,7 +52,7 @@ const batchOf = (holdings: string) =>
       from holding_months o where o.account_id = h.account_id and o.stock_code = h.stock_code) as months,
     (select coalesce(json_agg(json_build_object('at', l.at, 'lot', l.lot) order by l.at), '[]')::text
       from holding_lots l where l.account_id = h.account_id and l.stock_code = h.stock_code) as lots,
-    (select coalesce(json_agg(json_build_object('date', s.date, 'traded', s.traded, 'shares', s.shares::text,
+    (select coalesce(json_agg(json_build_object('date', s.date, 'traded', s.traded, 'shares', s.shares,
         'cost_num', s.cost_num::text, 'cost_den', s.cost_den::text, 'cost_inexact', s.cost_inexact, 'invested', s.invested::text,
         'withdrawn_num', s.withdrawn_num::text, 'withdrawn_den', s.withdrawn_den::text) order by s.date), '[]')::text
       from position_steps s where s.account_id = h.account_id and s.stock_code = h.stock_code) as steps
@@ -97,7 +85,12 @@ function compare(r: Record<string, unknown>): (keyof Differences)[] {
     holding,
     months: point ? monthsOf(accountId, stockCode, point.partial).map(({ account_id: _a, stock_code: _s, ...m }) => m) : [],
     lots: point?.opened ?? [],
-    steps: trades.length ? positionSteps(null, trades, credits).map(stepColumns) : [],
+    steps: trades.length
+      ? positionSteps(null, trades, credits).map((step) => {
+          const { account_id: _a, stock_code: _s, ...columns } = stepRow(accountId, stockCode, step);
+          return columns;
+        })
+      : [],
   };
   const stored = {
     holding: r.holding === null ? null : JSON.parse(r.holding as string),

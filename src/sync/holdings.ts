@@ -28,7 +28,8 @@ import type { Profile } from "./profile";
 import { effect, int, manyRows, type Statement, text, textOrNull, type SyncDatabase } from "./database";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../db/deals";
 import { renewLease } from "./lease";
-import { addMonths, listedByHolding, monthsOf, replaceMonths, withoutMonths } from "./months";
+import { addMonths, monthsOf, replaceMonths, withoutMonths } from "./months";
+import { replaceSteps, stepRow } from "./steps";
 import { afterLast, type Batch, readAhead } from "./read-ahead";
 
 /**
@@ -205,29 +206,12 @@ function lotChanges(h: PendingHolding, point: Continued | null): { upto: number;
   return { upto: 0, gone, added: point.opened.filter((l) => !same(l)) };
 }
 
-/** SQL: the position steps of JSON `steps` (stepsOf) as the relation `r`. */
-const STEP_ROWS = (steps: string) =>
-  sql`json_to_recordset(${steps}::json) as r(account_id uuid, stock_code text, date date, traded boolean, shares bigint,
-    cost_num numeric, cost_den numeric, cost_inexact int, invested numeric, withdrawn_num numeric, withdrawn_den numeric)`;
-
 /** Each holding's new position steps, as the statement below reads them: those it lays again. */
 function stepsOf(batch: PendingHolding[]) {
   return batch.flatMap((h) =>
     walkPositionSteps(h.resume ? h.position : null, h.trades, h.credits)
       .filter((step) => h.keptBefore === null || step.date >= h.keptBefore)
-      .map((step) => ({
-        account_id: h.accountId,
-        stock_code: h.stockCode,
-        date: step.date,
-        traded: step.traded,
-        shares: step.shares,
-        cost_num: step.cost.num.toString(),
-        cost_den: step.cost.den.toString(),
-        cost_inexact: step.inexact,
-        invested: step.invested.toString(),
-        withdrawn_num: step.withdrawn.num.toString(),
-        withdrawn_den: step.withdrawn.den.toString(),
-      })),
+      .map((step) => stepRow(h.accountId, h.stockCode, step)),
   );
 }
 
@@ -240,7 +224,6 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
     batch.map((h) => ({ holding: h, point: continuePartial(h.resume, h.trades, h.credits) })),
     stepsOf(batch),
   ]);
-  const steps = JSON.stringify(newSteps);
   const lots = points.map(({ holding: h, point }) => ({ holding: h, ...lotChanges(h, point) }));
   // A holding left without trades has no partial, no months and no lots.
   const computed = points.flatMap(({ holding: h, point }) =>
@@ -275,16 +258,7 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
   const keys = keysJson(batch);
   // Steps after the resume point are laid again (a share credit may have stepped past it); recomputed
   // whole, those from the date it was kept before, or all of them.
-  const datesOf = listedByHolding(newSteps, (s) => s.date);
-  const stepsFrom = JSON.stringify(
-    batch.map((h) => ({
-      account_id: h.accountId,
-      stock_code: h.stockCode,
-      after: h.resume?.through ?? null,
-      from: h.keptBefore,
-      dates: datesOf(h.accountId, h.stockCode),
-    })),
-  );
+  const relaid = batch.map((h) => ({ ...h, after: h.resume?.through ?? null, from: h.keptBefore }));
   await profile.time("holdings", "write", () =>
     target.run([
       renewLease(holder),
@@ -312,25 +286,7 @@ async function storeHoldings(target: SyncDatabase, holder: string, batch: Pendin
          select r.account_id, r.stock_code, (l ->> 0)::bigint, l -> 1
          from json_to_recordset(${JSON.stringify(opened)}::json) as r(account_id uuid, stock_code text, lots json), json_array_elements(r.lots) l`,
       ),
-      // Only the steps that differ go and come: an old sell's fee edit rewrites its own date's step.
-      // Driven by the batch's steps, each probing the table's key; a date a holding no longer
-      // has is found against its own list of dates.
-      effect(
-        sql`delete from ${positionSteps} s using ${STEP_ROWS(steps)}
-         where s.account_id = r.account_id and s.stock_code = r.stock_code and s.date = r.date
-           and (r.traded, r.shares, r.cost_num, r.cost_den, r.cost_inexact, r.invested, r.withdrawn_num, r.withdrawn_den)
-             is distinct from (s.traded, s.shares, s.cost_num, s.cost_den, s.cost_inexact, s.invested, s.withdrawn_num, s.withdrawn_den)`,
-      ),
-      effect(
-        sql`delete from ${positionSteps} s
-         using json_to_recordset(${stepsFrom}::json) as k(account_id uuid, stock_code text, after date, "from" date, dates date[])
-         where s.account_id = k.account_id and s.stock_code = k.stock_code and s.date > coalesce(k.after, '-infinity'::date)
-           and s.date >= coalesce(k."from", '-infinity'::date) and not (s.date = any(k.dates))`,
-      ),
-      effect(
-        sql`insert into ${positionSteps} (account_id, stock_code, date, traded, shares, cost_num, cost_den, cost_inexact, invested, withdrawn_num, withdrawn_den)
-         select * from ${STEP_ROWS(steps)} on conflict (account_id, stock_code, date) do nothing`,
-      ),
+      ...replaceSteps(relaid, newSteps),
       ...replaceMonths(
         whole.map((p) => p.holding),
         monthsOfAll(whole),
