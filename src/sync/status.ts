@@ -131,7 +131,7 @@ export function reconciliationStatus(
   };
 }
 
-type StatusConfig = SyncConfig & Pick<Config, "SYNC_RECONCILE_CRON">;
+type StatusConfig = SyncConfig & Pick<Config, "SYNC_RECONCILE_CRON" | "DATABASE_TIMEOUT_MS">;
 
 /** Each stream's lag, from the source; unknown (with the reason) when it cannot be read. */
 async function streamLags(config: StatusConfig, budget: Budget, cursors: Map<StreamName, Key>) {
@@ -178,7 +178,9 @@ async function streamLags(config: StatusConfig, budget: Budget, cursors: Map<Str
 }
 
 export async function readStatus(config: StatusConfig): Promise<SyncStatus> {
-  const budget = new Budget();
+  // An operator's request: it waits on either database as long as any API request does, not
+  // as long as a sync's statement may take, so a hanging back office answers within the deadline.
+  const budget = new Budget({ requestTimeoutMs: config.DATABASE_TIMEOUT_MS });
   const target = targetDatabase(config.DATABASE_URL, budget);
   const [lease, cursors, runs, progress, history, heldSummary, held, orphanSummary, orphans, rejectedSummary, rejected] =
     await target.run([
