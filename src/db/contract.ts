@@ -1,9 +1,9 @@
 /**
  * The contract columns of each synced table (docs/sync.md), defined once for both databases: the
- * source (source.ts) adds its tracking columns and its foreign keys, the target (schema.ts) its
+ * source (source.ts) adds its tracking columns and its foreign keys, the target (schema/copies.ts) its
  * own key and its mirrored columns. Each table's are made by a function, since a column builder
  * belongs to the one table built from it (and `.references()` changes the builder it is called on).
- * `slug` is not here: the source requires it, the target lets it go null (schema.ts).
+ * `slug` is not here: the source requires it, the target lets it go null (schema/copies.ts).
  */
 import { date, integer, numeric, text, uuid } from "drizzle-orm/pg-core";
 

@@ -12,7 +12,7 @@ import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { brokers, tradePlaces, transactions } from "./schema";
 
-/** A synced table (or an alias of one): the columns every mirrored row carries (src/db/schema.ts). */
+/** A synced table (or an alias of one): the columns every mirrored row carries (src/db/schema/copies.ts). */
 interface Mirrored {
   deletedAt: AnyPgColumn;
   rejected: AnyPgColumn;
