@@ -3,7 +3,7 @@
  * (one HTTP request), counted against the run's budget and bounded by its timeout.
  *
  * Statements are values: drizzle `sql` templates (identifiers from the table objects in
- * src/db/schema.ts and src/db/source.ts, parameters numbered as they are rendered) built by the
+ * src/db/schema/ and src/db/source.ts, parameters numbered as they are rendered) built by the
  * sync's modules without a driver, each with the decoder of its rows (`Statement<T>`), so what a
  * statement returns is declared once, beside its SQL. `run` is the one place that renders them
  * (`render`) and sends them, and it hands back typed values.

@@ -1,5 +1,5 @@
 /**
- * A holding's monthly figures as rows (`holding_months`, src/db/schema.ts), apart from its stored
+ * A holding's monthly figures as rows (`holding_months`, src/db/schema/metrics.ts), apart from its stored
  * partial: a day's trades add to their months' rows, where the partial carried (and rewrote) a
  * map of every month of the holding's history. The partial a holding continues from is stored
  * without its months, so what a continuation adds up in its months is the new trades' and

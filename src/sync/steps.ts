@@ -1,5 +1,5 @@
 /**
- * A holding's position steps as `position_steps` stores them (src/db/schema.ts), and how a batch
+ * A holding's position steps as `position_steps` stores them (src/db/schema/metrics.ts), and how a batch
  * lays them: only the steps that differ from those stored go and come, so an old sell's fee edit
  * rewrites its own date's step, not every later one. Used by the holdings step
  * (src/sync/holdings.ts) and, for the same columns, by the differential check

@@ -177,7 +177,7 @@ export const STREAMS: readonly Stream[] = [
           -- cost ~0.2 ms, three quarters of this part (\`placesOf\` in docs/sync.md).
           where u.deleted_at is null and u.rejected is null and (u.inserted or not ${placed(sql`u`)})`;
     },
-    // Denormalised so a customer's history is one index range scan (src/db/schema.ts).
+    // Denormalised so a customer's history is one index range scan (src/db/schema/copies.ts).
     derived: { name: "customer_id", stream: "accounts", foreignKey: "account_id", column: "customer_id" },
     rules: [
       { fails: sql`quantity <= 0`, reason: "quantity is not positive" },
