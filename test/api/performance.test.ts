@@ -11,8 +11,7 @@ import { Book } from "../support/book";
 import { getJson } from "../support/worker";
 import { expectPerformance, ledger, performanceOf, servedPerformance, syncedBook } from "../performance/ledger";
 import { referencePerformance } from "../performance/reference";
-
-const NO_BENCHMARK = { code: "VNINDEX", start_close: null, end_close: null, return: null };
+import { expectedPerformance } from "./performance-expected";
 
 describe("GET /api/performance/:slug", () => {
   it("counts a buy before a sell of the same day, so the sell matches the lots bought that day", async () => {
@@ -34,36 +33,24 @@ describe("GET /api/performance/:slug", () => {
       l.book,
       l.customer,
       {},
-      {
-        range: "max",
-        from: null,
-        to: null,
-        interval: "day",
+      expectedPerformance({
         start_date: "2024-02-29",
         end_date: "2024-03-04",
         as_of: "2024-03-04",
-        clamped: false,
-        start_value: 0,
         end_value: 500000,
         invested: 1000000,
         withdrawn: 660000,
-        dividends: 0,
         net_invested: 340000,
         pnl: 160000,
         twr: 0.1875,
         mwr: { rate: 0.4706, status: "ok" },
-        annualized: null,
         benchmark: { code: "VNINDEX", start_close: 1200, end_close: 1212, return: 0.01 },
-        unpriced_value: 0,
-        unpriced_positions: 0,
-        dividends_receivable: 0,
-        holdings_mismatch: 0,
         points: [
           { date: "2024-02-29", value: 0, net_invested: 0, pnl: 0, twr: 0, benchmark: 0 },
           { date: "2024-03-01", value: 480000, net_invested: 340000, pnl: 140000, twr: 0.14, benchmark: 0 },
           { date: "2024-03-04", value: 500000, net_invested: 340000, pnl: 160000, twr: 0.1875, benchmark: 0.01 },
         ],
-      },
+      }),
     );
   });
 
@@ -87,37 +74,24 @@ describe("GET /api/performance/:slug", () => {
       l.book,
       l.customer,
       {},
-      {
-        range: "max",
-        from: null,
-        to: null,
-        interval: "day",
+      expectedPerformance({
         start_date: "2024-02-29",
         end_date: "2024-03-05",
         as_of: "2024-03-05",
-        clamped: false,
-        start_value: 0,
-        end_value: 0,
         invested: 1000000,
         withdrawn: 1200000,
-        dividends: 0,
         net_invested: -200000,
         pnl: 200000,
         twr: 0.2,
         mwr: { rate: 0.2752, status: "ok" },
-        annualized: null,
         benchmark: { code: "VNINDEX", start_close: 1000, end_close: 990.5, return: -0.0095 },
-        unpriced_value: 0,
-        unpriced_positions: 0,
-        dividends_receivable: 0,
-        holdings_mismatch: 0,
         points: [
           { date: "2024-02-29", value: 0, net_invested: 0, pnl: 0, twr: 0, benchmark: 0 },
           { date: "2024-03-01", value: 1100000, net_invested: 1000000, pnl: 100000, twr: 0.1, benchmark: 0 },
           { date: "2024-03-04", value: 0, net_invested: -200000, pnl: 200000, twr: 0.2, benchmark: 0.01 },
           { date: "2024-03-05", value: 0, net_invested: -200000, pnl: 200000, twr: 0.2, benchmark: -0.0095 },
         ],
-      },
+      }),
     );
   });
 
@@ -139,36 +113,24 @@ describe("GET /api/performance/:slug", () => {
       l.book,
       l.customer,
       {},
-      {
-        range: "max",
-        from: null,
-        to: null,
-        interval: "day",
+      expectedPerformance({
         start_date: "2024-02-29",
         end_date: "2024-03-04",
         as_of: "2024-03-04",
-        clamped: false,
-        start_value: 0,
         end_value: 250000,
         invested: 1000000,
         withdrawn: 1500000,
-        dividends: 0,
         net_invested: -500000,
         pnl: 750000,
         twr: 0.75,
         mwr: { rate: 0.75, status: "ok" },
-        annualized: null,
         benchmark: { code: "VNINDEX", start_close: 1000, end_close: 1000, return: 0 },
-        unpriced_value: 0,
-        unpriced_positions: 0,
-        dividends_receivable: 0,
-        holdings_mismatch: 0,
         points: [
           { date: "2024-02-29", value: 0, net_invested: 0, pnl: 0, twr: 0, benchmark: 0 },
           { date: "2024-03-01", value: 1000000, net_invested: 1000000, pnl: 0, twr: 0, benchmark: 0 },
           { date: "2024-03-04", value: 250000, net_invested: -500000, pnl: 750000, twr: 0.75, benchmark: 0 },
         ],
-      },
+      }),
     );
   });
 
@@ -504,31 +466,14 @@ describe("GET /api/performance/:slug", () => {
     l.close("2024-03-01", "1000");
     l.close("2024-03-04", "1010");
     const dbs = await syncedBook(l.book);
-    const empty = {
-      interval: "day",
-      clamped: false,
-      invested: 0,
-      withdrawn: 0,
-      dividends: 0,
-      pnl: 0,
-      twr: 0,
-      mwr: { rate: null, status: "no_period" },
-      annualized: null,
-      unpriced_value: 0,
-      unpriced_positions: 0,
-      dividends_receivable: 0,
-      holdings_mismatch: 1,
-      points: [],
-    };
     await expectPerformance(
       dbs,
       l.book,
       l.customer,
       { from: "2024-04-01" },
-      {
+      expectedPerformance({
         range: null,
         from: "2024-04-01",
-        to: null,
         start_date: "2024-03-04",
         end_date: "2024-03-04",
         as_of: "2024-03-04",
@@ -536,27 +481,23 @@ describe("GET /api/performance/:slug", () => {
         end_value: 1050000,
         net_invested: 1050000,
         benchmark: { code: "VNINDEX", start_close: 1010, end_close: 1010, return: 0 },
-        ...empty,
-      },
+        holdings_mismatch: 1,
+      }),
     );
     await expectPerformance(
       dbs,
       l.book,
       l.customer,
       { range: "1w", to: "2024-02-29" },
-      {
+      expectedPerformance({
         range: "1w",
-        from: null,
         to: "2024-02-29",
         start_date: "2024-02-29",
         end_date: "2024-02-29",
         as_of: "2024-03-04",
-        start_value: 0,
-        end_value: 0,
-        net_invested: 0,
         benchmark: { code: "VNINDEX", start_close: 990, end_close: 990, return: 0 },
-        ...empty,
-      },
+        holdings_mismatch: 1,
+      }),
     );
     // A range asked for before the first point is cut there, and says so.
     await expectPerformance(
@@ -735,36 +676,13 @@ describe("GET /api/performance/:slug", () => {
       code: "not_found",
     });
     expect((await performanceOf(dbs, "AAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
-    const nothing = {
-      interval: "day",
-      start_date: null,
-      end_date: null,
-      as_of: null,
-      clamped: false,
-      start_value: 0,
-      end_value: 0,
-      invested: 0,
-      withdrawn: 0,
-      dividends: 0,
-      net_invested: 0,
-      pnl: 0,
-      twr: 0,
-      mwr: { rate: null, status: "no_period" },
-      annualized: null,
-      benchmark: NO_BENCHMARK,
-      unpriced_value: 0,
-      unpriced_positions: 0,
-      dividends_receivable: 0,
-      holdings_mismatch: 1,
-      points: [],
-    };
-    await expectPerformance(dbs, book, customer, {}, { range: "max", from: null, to: null, ...nothing });
+    await expectPerformance(dbs, book, customer, {}, expectedPerformance({ holdings_mismatch: 1 }));
     await expectPerformance(
       dbs,
       book,
       customer,
       { from: "2024-01-01", to: "2024-12-31" },
-      { range: null, from: "2024-01-01", to: "2024-12-31", ...nothing },
+      expectedPerformance({ range: null, from: "2024-01-01", to: "2024-12-31", holdings_mismatch: 1 }),
     );
   });
 
