@@ -6,7 +6,7 @@
  * read through src/db/queries/steps.ts alone, so the read grows with points, steps and closes,
  * never with trades: each position's steps, each code's closes and each code's dividends a day
  * over the period are read once, and the Worker values the points with them, in total and per
- * code (valuePoints, src/db/queries/performance-values.ts).
+ * code (valuePoints, src/domain/performance/valuation.ts, decoded by src/db/queries/performance-row.ts).
  *
  * Closes and sums of money travel as text, exact; a position's cost and a sell's proceeds are
  * fractions and travel as numerator and denominator.
@@ -14,20 +14,21 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { performanceFigures } from "../../domain/performance";
+import {
+  type UnpricedPosition,
+  type ValuedPoint,
+  holdingKey,
+  inexactHoldings,
+  seriesCodes,
+  withExactCosts,
+} from "../../domain/performance/valuation";
 import { exactCosts } from "../../domain/positions";
 import { creditTuple, parseCredits, parseTrades, TRADE_TUPLE } from "../deals";
 import { type Performance, type PerformanceQuery, Performance as PerformanceSchema } from "../../schemas";
 import type { Db } from "../client";
 import { accounts, brokers, corporateActions, customers, holdings, staff, stockPrices, transactions } from "../schema";
 import { live, servedAccount } from "../served";
-import {
-  type RawPoint,
-  type StatementValues,
-  type UnpricedPosition,
-  holdingKey,
-  seriesCodes,
-  valuePoints,
-} from "./performance-values";
+import { type StatementValues, valueRow } from "./performance-row";
 import { stepsBuilding, stepsOf, stepTuple } from "./steps";
 import type { Lookup } from "./types";
 
@@ -67,7 +68,7 @@ export type ValuedRow = {
   first_close: string | null;
   receivable: string;
   mismatch: number;
-  points: RawPoint[];
+  points: ValuedPoint[];
 };
 
 /**
@@ -76,8 +77,6 @@ export type ValuedRow = {
  * its position or code.
  */
 export type PerformanceRow = Omit<ValuedRow, "points"> & StatementValues;
-
-export type { RawPoint, UnpricedPosition };
 
 /**
  * The statement, not yet sent (the customer page sends it in its batch), for the customer of
@@ -274,7 +273,7 @@ export function performanceOf(
     mismatch: row.mismatch,
     points: row.points.map((p) => ({
       ...p,
-      unpriced: p.unpriced.map(([num, den]) => [num, den] as const),
+      unpriced: p.unpriced.map((u) => [u.costNum, u.costDen] as const),
       codes: seriesCodes(p),
     })),
   });
@@ -290,31 +289,24 @@ export async function findPerformance(db: Db, slug: Lookup, query: PerformanceQu
   return performanceOf(await valued(db, read.rows as PerformanceRow[], comparedCode(query, benchmark)), query, benchmark);
 }
 
-const isInexact = (position: UnpricedPosition) => position[2] > 0;
+const isInexact = (position: UnpricedPosition) => position.costInexact > 0;
 
 /**
  * The statement's rows with their points valued (valuePoints, `compared` the code the answer
- * compares with: comparedCode) and every unpriced position's C exact. The sync stores C exactly while its denominator stays under 10^40, and truncated to the
- * fixed scale past it (src/domain/positions.ts); a point that values such a position at its C (it
- * has no close yet) needs the exact C, so the holdings concerned are read whole and walked
+ * compares with: comparedCode) and every unpriced position's C exact. The sync stores C exactly
+ * while its denominator stays under 10^40, and truncated to the fixed scale past it
+ * (src/domain/positions.ts); a point that values such a position at its C (it has no close yet)
+ * needs the exact C, so the holdings concerned (inexactHoldings) are read whole and walked
  * exactly: one more round trip, only then (a stock with no close yet, trimmed by enough partial
  * sells to pass that bound).
  */
 export async function valued(db: Db, statementRows: PerformanceRow[], compared: string): Promise<ValuedRow[]> {
-  const rows = statementRows.map((row) => valuePoints(row, compared));
+  const rows = statementRows.map((row) => valueRow(row, compared));
   const row = rows[0];
-  const dates = new Map<string, { accountId: string; stockCode: string; dates: string[] }>();
-  for (const point of row?.points ?? []) {
-    for (const [, , inexact, accountId, stockCode] of point.unpriced) {
-      if (!inexact) continue;
-      const key = holdingKey(accountId, stockCode);
-      const holding = dates.get(key) ?? { accountId, stockCode, dates: [] };
-      holding.dates.push(point.date);
-      dates.set(key, holding);
-    }
-  }
-  if (!row || dates.size === 0) return rows;
-  const keys = JSON.stringify([...dates.values()].map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
+  const inexact = inexactHoldings(row?.points ?? []);
+  if (!row || inexact.length === 0) return rows;
+  const dates = new Map(inexact.map((h) => [holdingKey(h.accountId, h.stockCode), h.dates]));
+  const keys = JSON.stringify(inexact.map((h) => ({ account_id: h.accountId, stock_code: h.stockCode })));
   const { rows: ledgers } = await db.execute<{ account_id: string; stock_code: string; trades: string; credits: string }>(
     sql`select k.account_id, k.stock_code,
       (select coalesce(json_agg(${TRADE_TUPLE}), '[]')::text from ${transactions} t
@@ -326,17 +318,8 @@ export async function valued(db: Db, statementRows: PerformanceRow[], compared: 
   const exact = new Map(
     ledgers.map((l) => {
       const key = holdingKey(l.account_id, l.stock_code);
-      return [key, exactCosts(parseTrades(l.trades), parseCredits(l.credits), dates.get(key)!.dates)];
+      return [key, exactCosts(parseTrades(l.trades), parseCredits(l.credits), dates.get(key)!)];
     }),
   );
-  const points = row.points.map((point) => ({
-    ...point,
-    unpriced: point.unpriced.map((position): UnpricedPosition => {
-      const [, , inexact, accountId, stockCode] = position;
-      if (!inexact) return position;
-      const cost = exact.get(holdingKey(accountId, stockCode))!.get(point.date)!;
-      return [cost.num.toString(), cost.den.toString(), 0, accountId, stockCode];
-    }),
-  }));
-  return [{ ...row, points }];
+  return [{ ...row, points: withExactCosts(row.points, exact) }];
 }

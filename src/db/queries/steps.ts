@@ -2,33 +2,13 @@
  * The one place the performance read takes its position steps from: how each holding (account,
  * stock code) stood at the end of each date of its ledger (src/domain/positions.ts), as the sync
  * stores them. Everything downstream (the statement's bounds and flows, valuePoints, the per-stock
- * figures) reads the columns and the row below, never the table, so the steps' storage can change
- * beneath them (docs/stored-state.md: the factor form of C) by changing this file alone.
+ * figures) reads the columns below and the steps stepOf decodes (StoredStep,
+ * src/domain/performance/valuation.ts), never the table, so the steps' storage can change beneath
+ * them (docs/stored-state.md: the factor form of C) by changing this file alone.
  */
 import { type SQL, sql } from "drizzle-orm";
+import type { StoredStep } from "../../domain/performance/valuation";
 import { holdingMetrics, positionSteps } from "../schema";
-
-/**
- * One step as the Worker reads it. Money in 10^-4 đồng as decimal text (whole numbers); C and a
- * sell's proceeds are fractions, as numerator and denominator.
- */
-export interface StepRow {
-  accountId: string;
-  stockCode: string;
-  date: string;
-  /** The shares after every event of the date. */
-  shares: number;
-  /** C: the average cost of those shares. */
-  costNum: string;
-  costDen: string;
-  /** C lies strictly within this many units of 10^-4 đồng / costDen of the exact C (0: exact). */
-  costInexact: number;
-  /** The buys' value + fee + tax that date. */
-  invested: string;
-  /** The sells' value - fee - tax, times the share of each that matched, that date. */
-  withdrawnNum: string;
-  withdrawnDen: string;
-}
 
 /**
  * SQL: the steps of the accounts `accounts` selects (a query of their ids), one row per holding
@@ -49,7 +29,11 @@ export const stepsBuilding = (accounts: SQL) => sql`exists (
   select from ${holdingMetrics} m where m.account_id in (${accounts})
     and not exists (select from ${positionSteps} s where s.account_id = m.account_id and s.stock_code = m.stock_code))`;
 
-/** A step as the statement sends it: the JSON array stepTuple builds. */
+/**
+ * A step as the statement sends it: the JSON array stepTuple builds, positional because a
+ * customer's read sends thousands of them and keys would repeat in every one. stepOf alone reads
+ * it by position.
+ */
 export type StepTuple = [
   accountId: string,
   stockCode: string,
@@ -67,26 +51,16 @@ export type StepTuple = [
 export const stepTuple = (s: SQL) => sql`json_build_array(${s}.account_id, ${s}.stock_code, ${s}.date, ${s}.shares,
   ${s}.cost_num::text, ${s}.cost_den::text, ${s}.cost_inexact, ${s}.invested::text, ${s}.withdrawn_num::text, ${s}.withdrawn_den::text)`;
 
-export const stepOf = ([
-  accountId,
-  stockCode,
-  date,
-  shares,
-  costNum,
-  costDen,
-  costInexact,
-  invested,
-  withdrawnNum,
-  withdrawnDen,
-]: StepTuple): StepRow => ({
-  accountId,
-  stockCode,
-  date,
-  shares,
-  costNum,
-  costDen,
-  costInexact,
-  invested,
-  withdrawnNum,
-  withdrawnDen,
+/** A StepTuple as the valuation reads it, by name. */
+export const stepOf = (t: StepTuple): StoredStep => ({
+  accountId: t[0],
+  stockCode: t[1],
+  date: t[2],
+  shares: t[3],
+  costNum: t[4],
+  costDen: t[5],
+  costInexact: t[6],
+  invested: t[7],
+  withdrawnNum: t[8],
+  withdrawnDen: t[9],
 });
