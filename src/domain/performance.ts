@@ -4,7 +4,7 @@
  * them (src/db/queries/performance.ts). Exact throughout: values and flows are fractions of
  * 10^-4 đồng, the time-weighted return is the exact product of the day returns, and each figure is
  * rounded once at output (money 2 places, rates 4, half away from zero). The money-weighted
- * return and the annualized figures are irrational in general: returns.ts places them.
+ * return and the annualized figures are irrational in general: mwr/ (the solver) and returns.ts place them.
  */
 import { Decimal } from "./decimal";
 import type { Fraction } from "./exact";
