@@ -1,6 +1,6 @@
 /**
  * Real numbers with a proven error bound, in BigInt fixed point: the arithmetic that decides the
- * irrational figures of returns.ts (a money-weighted return, an annualized return) at their
+ * irrational figures of mwr/ and returns.ts (a money-weighted return, an annualized return) at their
  * rounding boundaries. No float takes part in a value here.
  *
  * A Ball at `w` bits is the set of reals in [(mid - rad) / 2^w, (mid + rad) / 2^w]: every

@@ -58,8 +58,6 @@ export function matchHolding(
   credits: readonly ParsedCredit[] = [],
 ): number {
   const lots: LotQueue = loadLots(queue);
-  // The arrays as locals: the loop below reads and grows them directly.
-  const { shares, cost, bigCost, costDen, day } = lots;
   let head = 0;
   let headUsed = queue?.used ?? 0;
   let unmatched = 0;
@@ -73,110 +71,154 @@ export function matchHolding(
     // and a sell of nothing has nothing to match.
     if (trade.quantity <= 0) continue;
     if (trade.type === "buy") {
-      shares.push(trade.quantity);
-      if (trade.big) {
-        cost.push(-1);
-        bigCost.push(costOf(trade));
-      } else {
-        cost.push(trade.total_value + trade.fee + trade.personal_tax);
-        bigCost.push(null);
-      }
-      costDen.push(null);
-      day.push(trade.day);
+      openLot(lots, trade);
       continue;
     }
-
-    let wanted = trade.quantity;
-    let shareDays = 0; // shares (< 2^31) x days (< 2^22) < 2^53: an exact integer
-    // The number path's state, then the bigint path's once `big` is set.
-    let big = false;
-    let whole = 0;
-    let num = 0;
-    let den = 1;
-    let wholeB = 0n;
-    let numB = 0n;
-    let denB = 1n;
-    while (wanted > 0 && head < shares.length) {
-      const lotShares = shares[head] as number;
-      const left = lotShares - headUsed;
-      const take = Math.min(wanted, left);
-      shareDays += take * (trade.day - (day[head] as number));
-      const c = cost[head] as number;
-      // The number path, while every value stays exact; a step it cannot take exactly is taken
-      // in bigints, nothing of it applied. Costs are >= 0, so `whole` only falls here.
-      if (!big && c >= 0 && addShare(whole, num, den, -c, take, lotShares)) {
-        whole = sumWhole;
-        num = sumNum;
-        den = sumDen;
-        wanted -= take;
-        if (take === left) {
-          head++;
-          headUsed = 0;
-        } else headUsed += take;
-        continue;
-      }
-      if (!big) {
-        big = true;
-        wholeB = BigInt(whole);
-        numB = BigInt(num);
-        denB = BigInt(den);
-      }
-      const lotCost = bigCost[head] ?? BigInt(c);
-      const lotDen = costDen[head] ?? null;
-      if (take === lotShares && lotDen === null) {
-        wholeB -= lotCost;
-      } else {
-        const part = lotCost * BigInt(take);
-        const q = lotDen === null ? BigInt(lotShares) : lotDen * BigInt(lotShares);
-        const int = part / q;
-        wholeB -= int;
-        const rest = part - int * q;
-        if (rest !== 0n) {
-          numB = numB * q - rest * denB;
-          denB *= q;
-        }
-      }
-      wanted -= take;
-      if (take === left) {
-        head++;
-        headUsed = 0;
-      } else headUsed += take;
-    }
-
+    const wanted = matchSell(lots, trade, head, headUsed);
+    head = walkHead;
+    headUsed = walkUsed;
     const matched = trade.quantity - wanted;
     unmatched += wanted;
-    if (matched === 0) continue;
-    const quantity = trade.quantity;
-    // |net| < 2^52: three amounts below 10^15 each.
-    if (!big && !trade.big && addShare(whole, num, den, trade.total_value - trade.fee - trade.personal_tax, matched, quantity)) {
-      if (sumDen === 1) sink(trade, matched, sumWhole, 0n, 1n, shareDays);
-      else sink(trade, matched, NaN, BigInt(sumWhole) * BigInt(sumDen) + BigInt(sumNum), BigInt(sumDen), shareDays);
-      continue;
-    }
-    if (!big) {
-      wholeB = BigInt(whole);
-      numB = BigInt(num);
-      denB = BigInt(den);
-    }
-    const net = netOf(trade);
-    if (matched === quantity) {
-      wholeB += net;
-    } else {
-      const part = net * BigInt(matched);
-      const q = BigInt(quantity);
-      const int = part / q;
-      wholeB += int;
-      const rest = part - int * q;
-      if (rest !== 0n) {
-        numB = numB * q + rest * denB;
-        denB *= q;
-      }
-    }
-    sink(trade, matched, NaN, denB === 1n ? wholeB + numB : wholeB * denB + numB, denB, shareDays);
+    if (matched !== 0) settleSell(trade, matched, sink);
   }
   while (nextCredit < credits.length) headUsed = spreadCredit(lots, head, headUsed, credits[nextCredit++] as ParsedCredit);
   if (queue) storeLots(lots, head, headUsed, queue);
   return unmatched;
+}
+
+/** A buy opens a lot at the queue's end: its shares, its cost (a double, or a bigint when `big`), its day. */
+function openLot(lots: LotQueue, trade: ParsedTrade): void {
+  lots.shares.push(trade.quantity);
+  if (trade.big) {
+    lots.cost.push(-1);
+    lots.bigCost.push(costOf(trade));
+  } else {
+    lots.cost.push(trade.total_value + trade.fee + trade.personal_tax);
+    lots.bigCost.push(null);
+  }
+  lots.costDen.push(null);
+  lots.day.push(trade.day);
+}
+
+/**
+ * What matchSell leaves for matchHolding and settleSell: module state, like addShare's, so the
+ * hot loop allocates nothing. Each is read before the sink is called.
+ */
+let walkHead = 0;
+let walkUsed = 0;
+let walkShareDays = 0;
+/** The number path's pnl so far (whole + num / den), until `walkBig`; then the bigint path's. */
+let walkBig = false;
+let walkWhole = 0;
+let walkNum = 0;
+let walkDen = 1;
+let wholeB = 0n;
+let numB = 0n;
+let denB = 1n;
+
+/**
+ * Matches one sell against the open lots from `head` (`headUsed` of it used), taking away their
+ * cost; returns the shares left unmatched, with the new head in walkHead and walkUsed and the
+ * pnl so far in the walk state.
+ */
+function matchSell(lots: LotQueue, trade: ParsedTrade, head: number, headUsed: number): number {
+  // The arrays as locals: the loop below reads them directly.
+  const { shares, cost, bigCost, costDen, day } = lots;
+  let wanted = trade.quantity;
+  let shareDays = 0; // shares (< 2^31) x days (< 2^22) < 2^53: an exact integer
+  // The number path's state, then the bigint path's (wholeB, numB, denB) once `big` is set.
+  let big = false;
+  let whole = 0;
+  let num = 0;
+  let den = 1;
+  while (wanted > 0 && head < shares.length) {
+    const lotShares = shares[head] as number;
+    const left = lotShares - headUsed;
+    const take = Math.min(wanted, left);
+    shareDays += take * (trade.day - (day[head] as number));
+    const c = cost[head] as number;
+    // The number path, while every value stays exact; a step it cannot take exactly is taken
+    // in bigints, nothing of it applied. Costs are >= 0, so `whole` only falls here.
+    if (!big && c >= 0 && addShare(whole, num, den, -c, take, lotShares)) {
+      whole = sumWhole;
+      num = sumNum;
+      den = sumDen;
+    } else {
+      if (!big) {
+        big = true;
+        toBig(whole, num, den);
+      }
+      takeLotBig(bigCost[head] ?? BigInt(c), costDen[head] ?? null, take, lotShares);
+    }
+    wanted -= take;
+    if (take === left) {
+      head++;
+      headUsed = 0;
+    } else headUsed += take;
+  }
+  walkHead = head;
+  walkUsed = headUsed;
+  walkShareDays = shareDays;
+  walkBig = big;
+  walkWhole = whole;
+  walkNum = num;
+  walkDen = den;
+  return wanted;
+}
+
+/** The number path's pnl moved to the bigint path's state. */
+function toBig(whole: number, num: number, den: number): void {
+  wholeB = BigInt(whole);
+  numB = BigInt(num);
+  denB = BigInt(den);
+}
+
+/** The bigint path's step for a lot: its cost's part take / lotShares (over lotDen, when set) taken away. */
+function takeLotBig(lotCost: bigint, lotDen: bigint | null, take: number, lotShares: number): void {
+  if (take === lotShares && lotDen === null) {
+    wholeB -= lotCost;
+    return;
+  }
+  const part = lotCost * BigInt(take);
+  const q = lotDen === null ? BigInt(lotShares) : lotDen * BigInt(lotShares);
+  const int = part / q;
+  wholeB -= int;
+  const rest = part - int * q;
+  if (rest !== 0n) {
+    numB = numB * q - rest * denB;
+    denB *= q;
+  }
+}
+
+/** Adds the matched part of the sell's proceeds to the walk's pnl and passes the deal to `sink`. */
+function settleSell(trade: ParsedTrade, matched: number, sink: DealSink): void {
+  const quantity = trade.quantity;
+  // |net| < 2^52: three amounts below 10^15 each.
+  if (
+    !walkBig &&
+    !trade.big &&
+    addShare(walkWhole, walkNum, walkDen, trade.total_value - trade.fee - trade.personal_tax, matched, quantity)
+  ) {
+    if (sumDen === 1) sink(trade, matched, sumWhole, 0n, 1n, walkShareDays);
+    else sink(trade, matched, NaN, BigInt(sumWhole) * BigInt(sumDen) + BigInt(sumNum), BigInt(sumDen), walkShareDays);
+    return;
+  }
+  if (!walkBig) toBig(walkWhole, walkNum, walkDen);
+  const net = netOf(trade);
+  if (matched === quantity) {
+    wholeB += net;
+  } else {
+    const part = net * BigInt(matched);
+    const q = BigInt(quantity);
+    const int = part / q;
+    wholeB += int;
+    const rest = part - int * q;
+    if (rest !== 0n) {
+      numB = numB * q + rest * denB;
+      denB *= q;
+    }
+  }
+  sink(trade, matched, NaN, denB === 1n ? wholeB + numB : wholeB * denB + numB, denB, walkShareDays);
 }
 
 /** What addShare leaves when it succeeds: module state, so the hot loop allocates nothing. */

@@ -4,7 +4,7 @@
  * them (src/db/queries/performance.ts). Exact throughout: values and flows are fractions of
  * 10^-4 đồng, the time-weighted return is the exact product of the day returns, and each figure is
  * rounded once at output (money 2 places, rates 4, half away from zero). The money-weighted
- * return and the annualized figures are irrational in general: returns.ts places them.
+ * return and the annualized figures are irrational in general: mwr/ (the solver) and returns.ts place them.
  */
 import { Decimal } from "./decimal";
 import type { Fraction } from "./exact";
@@ -134,93 +134,192 @@ const value = (p: SeriesPoint): Fraction => add(integer(units(p.priced)), sumPai
 
 /** The figures of `series`. */
 export function performanceFigures(series: Series): PerformanceFigures {
-  const benchmark = { code: series.benchmark, start_close: null, end_close: null, return: null };
-  const asked = { range: series.range, from: series.from, to: series.to };
-  const zero = Decimal.ZERO;
-  const flat = {
-    clamped: false,
-    invested: zero,
-    withdrawn: zero,
-    dividends: zero,
-    pnl: zero,
-    twr: zero,
-    mwr: { rate: null, status: "no_period" as const },
-    annualized: null,
-  };
-  if (series.asOf === null || series.firstPoint === null) {
-    return {
-      ...asked,
-      ...flat,
-      interval: "day",
-      start_date: null,
-      end_date: null,
-      as_of: null,
-      start_value: zero,
-      end_value: zero,
-      net_invested: zero,
-      benchmark,
-      unpriced_value: zero,
-      unpriced_positions: 0,
-      dividends_receivable: zero,
-      holdings_mismatch: series.mismatch,
-      drawdown: NO_DRAWDOWN,
-      positions: [],
-      points: [],
-    };
-  }
+  if (series.asOf === null || series.firstPoint === null) return noDataFigures(series);
   const byDate = new Map(series.points.map((p) => [p.date, p]));
-  const common = {
+  const common: CommonFigures = {
     as_of: series.asOf,
     dividends_receivable: money(integer(units(series.receivable))),
     holdings_mismatch: series.mismatch,
   };
-  const unpricedAt = (date: string | null) => {
-    const point = date === null ? undefined : byDate.get(date);
-    return { value: point ? sumPairs(point.unpriced) : ZERO, count: point?.unpriced.length ?? 0 };
-  };
-
   const floor = dayBefore(series.firstPoint);
   const e = series.end;
   const clampedStart = series.start !== null && series.start < floor;
   const s = clampedStart ? floor : series.start;
-  if (e === null || s === null || s >= e) {
-    // An empty range: nothing happened in it; both values are the one at its end.
-    const at = e ?? series.to ?? series.asOf;
-    const point = e === null ? undefined : byDate.get(e);
-    const mv = point ? money(value(point)) : zero;
-    const unpriced = unpricedAt(e);
-    return {
-      ...asked,
-      ...flat,
-      ...common,
-      interval: "day",
-      start_date: at,
-      end_date: at,
-      start_value: mv,
-      end_value: mv,
-      net_invested: mv,
-      benchmark: {
-        ...benchmark,
-        start_close: closeOf(series.endClose),
-        end_close: closeOf(series.endClose),
-        return: series.endClose === null ? null : zero,
-      },
-      unpriced_value: money(unpriced.value),
-      unpriced_positions: unpriced.count,
-      drawdown: NO_DRAWDOWN,
-      positions: point ? positionsAt(point.codes, value(point)) : [],
-      points: [],
-    };
-  }
+  if (e === null || s === null || s >= e) return emptyRangeFigures(series, byDate, common, e);
+  return periodFigures(series, byDate, common, s, e, clampedStart);
+}
 
+/** The figures every answer with data shares. */
+interface CommonFigures {
+  as_of: string;
+  dividends_receivable: Decimal;
+  holdings_mismatch: number;
+}
+
+/** The range as asked. */
+const askedOf = (series: Series) => ({ range: series.range, from: series.from, to: series.to });
+
+/** The benchmark's figures before any close is known. */
+const noBenchmark = (series: Series) => ({ code: series.benchmark, start_close: null, end_close: null, return: null });
+
+/** The figures of a period in which nothing moved. */
+const flatFigures = () => ({
+  clamped: false,
+  invested: Decimal.ZERO,
+  withdrawn: Decimal.ZERO,
+  dividends: Decimal.ZERO,
+  pnl: Decimal.ZERO,
+  twr: Decimal.ZERO,
+  mwr: { rate: null, status: "no_period" as const },
+  annualized: null,
+});
+
+/** The unpriced positions' value and count at `date` (none without a point there). */
+function unpricedAt(byDate: ReadonlyMap<string, SeriesPoint>, date: string | null) {
+  const point = date === null ? undefined : byDate.get(date);
+  return { value: point ? sumPairs(point.unpriced) : ZERO, count: point?.unpriced.length ?? 0 };
+}
+
+/** No data at all (no as-of date or no first point): every figure zero or null. */
+function noDataFigures(series: Series): PerformanceFigures {
+  const zero = Decimal.ZERO;
+  return {
+    ...askedOf(series),
+    ...flatFigures(),
+    interval: "day",
+    start_date: null,
+    end_date: null,
+    as_of: null,
+    start_value: zero,
+    end_value: zero,
+    net_invested: zero,
+    benchmark: noBenchmark(series),
+    unpriced_value: zero,
+    unpriced_positions: 0,
+    dividends_receivable: zero,
+    holdings_mismatch: series.mismatch,
+    drawdown: NO_DRAWDOWN,
+    positions: [],
+    points: [],
+  };
+}
+
+/** An empty range: nothing happened in it; both values are the one at its end. */
+function emptyRangeFigures(
+  series: Series,
+  byDate: ReadonlyMap<string, SeriesPoint>,
+  common: CommonFigures,
+  e: string | null,
+): PerformanceFigures {
+  const at = e ?? series.to ?? common.as_of;
+  const point = e === null ? undefined : byDate.get(e);
+  const mv = point ? money(value(point)) : Decimal.ZERO;
+  const unpriced = unpricedAt(byDate, e);
+  return {
+    ...askedOf(series),
+    ...flatFigures(),
+    ...common,
+    interval: "day",
+    start_date: at,
+    end_date: at,
+    start_value: mv,
+    end_value: mv,
+    net_invested: mv,
+    benchmark: {
+      ...noBenchmark(series),
+      start_close: closeOf(series.endClose),
+      end_close: closeOf(series.endClose),
+      return: series.endClose === null ? null : Decimal.ZERO,
+    },
+    unpriced_value: money(unpriced.value),
+    unpriced_positions: unpriced.count,
+    drawdown: NO_DRAWDOWN,
+    positions: point ? positionsAt(point.codes, value(point)) : [],
+    points: [],
+  };
+}
+
+/** The figures of a period (s, e] with s < e. */
+function periodFigures(
+  series: Series,
+  byDate: ReadonlyMap<string, SeriesPoint>,
+  common: CommonFigures,
+  s: string,
+  e: string,
+  clampedStart: boolean,
+): PerformanceFigures {
   const anchor = series.anchor === null ? undefined : byDate.get(series.anchor);
   const startValue = anchor ? value(anchor) : ZERO;
   // For `max` and a clamped range the period starts before the first point: its close there.
   const startClose = series.range === "max" || clampedStart ? series.firstClose : series.startClose;
   const length = days(s, e);
   const interval = series.interval ?? defaultInterval(length);
-
   const inRange = series.points.filter((p) => p.date > s);
+  const walk = walkPeriod(inRange, s, startValue, startClose, interval);
+  const { invested, withdrawn, dividends, end } = walk;
+  const netInvested = sub(add(startValue, invested), add(withdrawn, dividends));
+  const twr = sub(walk.linked, ONE);
+  const mwr = moneyWeighted(s, e, startValue, end, walk.flows, length);
+  const unpriced = unpricedAt(byDate, e);
+  const benchmarkGrowth = growth(startClose, series.endClose);
+  return {
+    ...askedOf(series),
+    ...common,
+    interval,
+    start_date: s,
+    end_date: e,
+    clamped: clampedStart && series.range !== "max",
+    start_value: money(startValue),
+    end_value: money(end),
+    invested: money(invested),
+    withdrawn: money(withdrawn),
+    dividends: money(dividends),
+    net_invested: money(netInvested),
+    pnl: money(sub(end, netInvested)),
+    twr: rate(twr),
+    mwr: { rate: mwr.rate, status: mwr.status },
+    annualized: length >= 365 ? { twr: annualizedTwr(twr, length), mwr: mwr.annualized } : null,
+    benchmark: {
+      ...noBenchmark(series),
+      start_close: closeOf(startClose),
+      end_close: closeOf(series.endClose),
+      return: benchmarkGrowth === null ? null : rate(benchmarkGrowth),
+    },
+    unpriced_value: money(unpriced.value),
+    unpriced_positions: unpriced.count,
+    drawdown: drawdownOf(s, walk.levels),
+    positions: positionsOver(
+      anchor?.codes,
+      inRange.map((p) => p.codes),
+      end,
+    ),
+    points: walk.points,
+  };
+}
+
+/** What the walk over a period's points gathers. */
+interface PeriodWalk {
+  /** The product of 1 + r(d) over the period. */
+  linked: Fraction;
+  invested: Fraction;
+  withdrawn: Fraction;
+  dividends: Fraction;
+  /** MV(e): the last point's value (the start value without one). */
+  end: Fraction;
+  flows: { date: string; amount: Fraction }[];
+  levels: { date: string; level: Fraction }[];
+  points: PerformancePoint[];
+}
+
+/** The day returns chained, the flows summed and the chart's points, over the points in (s, e]. */
+function walkPeriod(
+  inRange: readonly SeriesPoint[],
+  s: string,
+  startValue: Fraction,
+  startClose: string | null,
+  interval: Interval,
+): PeriodWalk {
+  const zero = Decimal.ZERO;
   let previous = startValue;
   // The running product of 1 + r(d), reduced as it goes (mul): the day's values mostly cancel
   // (MV(d) over MV(d') of the next day), so it stays short, where the plain product of every
@@ -276,45 +375,7 @@ export function performanceFigures(series: Series): PerformanceFigures {
       });
     }
   }
-
-  const netInvested = sub(add(startValue, invested), add(withdrawn, dividends));
-  const twr = sub(linked, ONE);
-  const mwr = moneyWeighted(s, e, startValue, end, flows, length);
-  const unpriced = unpricedAt(e);
-  const benchmarkGrowth = growth(startClose, series.endClose);
-  return {
-    ...asked,
-    ...common,
-    interval,
-    start_date: s,
-    end_date: e,
-    clamped: clampedStart && series.range !== "max",
-    start_value: money(startValue),
-    end_value: money(end),
-    invested: money(invested),
-    withdrawn: money(withdrawn),
-    dividends: money(dividends),
-    net_invested: money(netInvested),
-    pnl: money(sub(end, netInvested)),
-    twr: rate(twr),
-    mwr: { rate: mwr.rate, status: mwr.status },
-    annualized: length >= 365 ? { twr: annualizedTwr(twr, length), mwr: mwr.annualized } : null,
-    benchmark: {
-      ...benchmark,
-      start_close: closeOf(startClose),
-      end_close: closeOf(series.endClose),
-      return: benchmarkGrowth === null ? null : rate(benchmarkGrowth),
-    },
-    unpriced_value: money(unpriced.value),
-    unpriced_positions: unpriced.count,
-    drawdown: drawdownOf(s, levels),
-    positions: positionsOver(
-      anchor?.codes,
-      inRange.map((p) => p.codes),
-      end,
-    ),
-    points,
-  };
+  return { linked, invested, withdrawn, dividends, end, flows, levels, points };
 }
 
 /**
