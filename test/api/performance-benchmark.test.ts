@@ -9,6 +9,7 @@ import { getJson } from "../support/worker";
 import { CacheClient } from "../cache/helpers";
 import { synced, withSource } from "../sync/helpers";
 import { expectPerformance, ledger, syncedBook } from "../performance/ledger";
+import { expectedPerformance, expectedPosition, NO_DRAWDOWN } from "./performance-expected";
 
 /** FPT bought on 1 March; VNINDEX (the calendar), VN30 and FPT closes around it. */
 function benchmarkBook() {
@@ -53,49 +54,28 @@ describe("GET /api/performance/:slug?benchmark=CODE", () => {
       l.customer,
       { benchmark: "vn30" },
       {
-        range: "max",
-        from: null,
-        to: null,
-        interval: "day",
-        start_date: "2024-02-29",
-        end_date: "2024-03-05",
-        as_of: "2024-03-05",
-        clamped: false,
-        start_value: 0,
-        end_value: 1100000,
-        invested: 1000000,
-        withdrawn: 0,
-        dividends: 0,
-        net_invested: 1000000,
-        pnl: 100000,
-        twr: 0.1,
-        mwr: { rate: 0.1, status: "ok" },
-        annualized: null,
-        benchmark: { code: "VN30", start_close: 1500, end_close: 1530, return: 0.02 },
-        unpriced_value: 0,
-        unpriced_positions: 0,
-        dividends_receivable: 0,
-        holdings_mismatch: 1,
-        drawdown: { max: 0, peak_date: null, trough_date: null },
+        ...expectedPerformance({
+          start_date: "2024-02-29",
+          end_date: "2024-03-05",
+          as_of: "2024-03-05",
+          end_value: 1100000,
+          invested: 1000000,
+          net_invested: 1000000,
+          pnl: 100000,
+          twr: 0.1,
+          mwr: { rate: 0.1, status: "ok" },
+          benchmark: { code: "VN30", start_close: 1500, end_close: 1530, return: 0.02 },
+          holdings_mismatch: 1,
+          points: [
+            { date: "2024-02-29", value: 0, net_invested: 0, pnl: 0, twr: 0, benchmark: 0 },
+            { date: "2024-03-01", value: 1000000, net_invested: 1000000, pnl: 0, twr: 0, benchmark: 0 },
+            { date: "2024-03-04", value: 1050000, net_invested: 1000000, pnl: 50000, twr: 0.05, benchmark: 0.02 },
+            { date: "2024-03-05", value: 1100000, net_invested: 1000000, pnl: 100000, twr: 0.1, benchmark: 0.02 },
+          ],
+        }),
+        drawdown: NO_DRAWDOWN,
         positions: [
-          {
-            stock_code: "FPT",
-            shares: 100,
-            start_value: 0,
-            end_value: 1100000,
-            invested: 1000000,
-            withdrawn: 0,
-            dividends: 0,
-            pnl: 100000,
-            twr: 0.1,
-            weight: 1,
-          },
-        ],
-        points: [
-          { date: "2024-02-29", value: 0, net_invested: 0, pnl: 0, twr: 0, benchmark: 0 },
-          { date: "2024-03-01", value: 1000000, net_invested: 1000000, pnl: 0, twr: 0, benchmark: 0 },
-          { date: "2024-03-04", value: 1050000, net_invested: 1000000, pnl: 50000, twr: 0.05, benchmark: 0.02 },
-          { date: "2024-03-05", value: 1100000, net_invested: 1000000, pnl: 100000, twr: 0.1, benchmark: 0.02 },
+          expectedPosition("FPT", { shares: 100, end_value: 1100000, invested: 1000000, pnl: 100000, twr: 0.1, weight: 1 }),
         ],
       },
     );

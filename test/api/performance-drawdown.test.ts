@@ -7,6 +7,7 @@
  */
 import { describe, it } from "vitest";
 import { expectPerformance, ledger, syncedBook } from "../performance/ledger";
+import { expectedPosition } from "./performance-expected";
 
 const HPG = { stock_code: "HPG", isin_code: "VN000000HPG4" };
 
@@ -80,20 +81,7 @@ describe("GET /api/performance/:slug: drawdown", () => {
         end_value: 0,
         twr: -1.004,
         drawdown: { max: 1.004, peak_date: "2023-01-02", trough_date: "2024-01-10" },
-        positions: [
-          {
-            stock_code: "FPT",
-            shares: 0,
-            start_value: 0,
-            end_value: 0,
-            invested: 1000100,
-            withdrawn: -4000,
-            dividends: 0,
-            pnl: -1004100,
-            twr: -1.004,
-            weight: null,
-          },
-        ],
+        positions: [expectedPosition("FPT", { invested: 1000100, withdrawn: -4000, pnl: -1004100, twr: -1.004, weight: null })],
       },
       { partial: true },
     );

@@ -8,25 +8,10 @@
 import { describe, it } from "vitest";
 import { Book } from "../support/book";
 import { expectPerformance, ledger, syncedBook } from "../performance/ledger";
+import { expectedPerformance, expectedPosition, NO_DRAWDOWN } from "./performance-expected";
 
-const NO_DRAWDOWN = { max: 0, peak_date: null, trough_date: null };
 const HPG = { stock_code: "HPG", isin_code: "VN000000HPG4" };
 const VNM = { stock_code: "VNM", isin_code: "VN000000VNM8" };
-
-/** A position's figures, the flows 0 unless given. */
-const position = (stock_code: string, figures: Record<string, number | null>) => ({
-  stock_code,
-  shares: 0,
-  start_value: 0,
-  end_value: 0,
-  invested: 0,
-  withdrawn: 0,
-  dividends: 0,
-  pnl: 0,
-  twr: 0,
-  weight: 0,
-  ...figures,
-});
 
 describe("GET /api/performance/:slug: positions and drawdown", () => {
   it("lists a stock sold out inside the range, and a cash dividend on a code no longer held", async () => {
@@ -78,39 +63,32 @@ describe("GET /api/performance/:slug: positions and drawdown", () => {
       l.customer,
       {},
       {
-        range: "max",
-        from: null,
-        to: null,
-        interval: "day",
-        start_date: "2024-02-29",
-        end_date: "2024-03-05",
-        as_of: "2024-03-05",
-        clamped: false,
-        start_value: 0,
-        end_value: 1200000,
-        invested: 1200000,
-        withdrawn: 210000,
-        dividends: 4750,
-        net_invested: 985250,
-        pnl: 214750,
-        twr: 0.1956,
-        mwr: { rate: 0.1866, status: "ok" },
-        annualized: null,
-        benchmark: { code: "VNINDEX", start_close: 1000, end_close: 1020, return: 0.02 },
-        unpriced_value: 0,
-        unpriced_positions: 0,
-        dividends_receivable: 4750,
-        holdings_mismatch: 1,
+        ...expectedPerformance({
+          start_date: "2024-02-29",
+          end_date: "2024-03-05",
+          as_of: "2024-03-05",
+          end_value: 1200000,
+          invested: 1200000,
+          withdrawn: 210000,
+          dividends: 4750,
+          net_invested: 985250,
+          pnl: 214750,
+          twr: 0.1956,
+          mwr: { rate: 0.1866, status: "ok" },
+          benchmark: { code: "VNINDEX", start_close: 1000, end_close: 1020, return: 0.02 },
+          dividends_receivable: 4750,
+          holdings_mismatch: 1,
+          points: [
+            { date: "2024-02-29", value: 0, net_invested: 0, pnl: 0, twr: 0, benchmark: 0 },
+            { date: "2024-03-01", value: 1200000, net_invested: 1200000, pnl: 0, twr: 0, benchmark: 0 },
+            { date: "2024-03-04", value: 1100000, net_invested: 990000, pnl: 110000, twr: 0.0917, benchmark: 0.01 },
+            { date: "2024-03-05", value: 1200000, net_invested: 985250, pnl: 214750, twr: 0.1956, benchmark: 0.02 },
+          ],
+        }),
         drawdown: NO_DRAWDOWN,
         positions: [
-          position("FPT", { shares: 100, end_value: 1200000, invested: 1000000, pnl: 200000, twr: 0.2, weight: 1 }),
-          position("HPG", { invested: 200000, withdrawn: 210000, dividends: 4750, pnl: 14750, twr: 0.05 }),
-        ],
-        points: [
-          { date: "2024-02-29", value: 0, net_invested: 0, pnl: 0, twr: 0, benchmark: 0 },
-          { date: "2024-03-01", value: 1200000, net_invested: 1200000, pnl: 0, twr: 0, benchmark: 0 },
-          { date: "2024-03-04", value: 1100000, net_invested: 990000, pnl: 110000, twr: 0.0917, benchmark: 0.01 },
-          { date: "2024-03-05", value: 1200000, net_invested: 985250, pnl: 214750, twr: 0.1956, benchmark: 0.02 },
+          expectedPosition("FPT", { shares: 100, end_value: 1200000, invested: 1000000, pnl: 200000, twr: 0.2, weight: 1 }),
+          expectedPosition("HPG", { invested: 200000, withdrawn: 210000, dividends: 4750, pnl: 14750, twr: 0.05 }),
         ],
       },
     );
@@ -126,8 +104,8 @@ describe("GET /api/performance/:slug: positions and drawdown", () => {
         pnl: 104750,
         drawdown: NO_DRAWDOWN,
         positions: [
-          position("FPT", { shares: 100, start_value: 1100000, end_value: 1200000, pnl: 100000, twr: 0.0909, weight: 1 }),
-          position("HPG", { dividends: 4750, pnl: 4750 }),
+          expectedPosition("FPT", { shares: 100, start_value: 1100000, end_value: 1200000, pnl: 100000, twr: 0.0909, weight: 1 }),
+          expectedPosition("HPG", { dividends: 4750, pnl: 4750 }),
         ],
       },
       { partial: true },
@@ -172,9 +150,9 @@ describe("GET /api/performance/:slug: positions and drawdown", () => {
         unpriced_positions: 1,
         drawdown: NO_DRAWDOWN,
         positions: [
-          position("FPT", { shares: 100, end_value: 1050000, invested: 1000000, pnl: 50000, twr: 0.05, weight: 0.4038 }),
-          position("HPG", { shares: 50, end_value: 1050000, invested: 1050000, weight: 0.4038 }),
-          position("VNM", { shares: 10, end_value: 500000, invested: 500000, weight: 0.1923 }),
+          expectedPosition("FPT", { shares: 100, end_value: 1050000, invested: 1000000, pnl: 50000, twr: 0.05, weight: 0.4038 }),
+          expectedPosition("HPG", { shares: 50, end_value: 1050000, invested: 1050000, weight: 0.4038 }),
+          expectedPosition("VNM", { shares: 10, end_value: 500000, invested: 500000, weight: 0.1923 }),
         ],
       },
       { partial: true },
@@ -196,7 +174,12 @@ describe("GET /api/performance/:slug: positions and drawdown", () => {
     const dbs = await syncedBook(l.book);
     // e = as_of = 03-04: FPT and VNM at 1,050,000 each, pnl 0 both: by code. Weights 1/2.
     const held = (stock_code: string) =>
-      position(stock_code, { shares: stock_code === "FPT" ? 100 : 50, start_value: 1050000, end_value: 1050000, weight: 0.5 });
+      expectedPosition(stock_code, {
+        shares: stock_code === "FPT" ? 100 : 50,
+        start_value: 1050000,
+        end_value: 1050000,
+        weight: 0.5,
+      });
     await expectPerformance(
       dbs,
       l.book,
@@ -246,7 +229,7 @@ describe("GET /api/performance/:slug: positions and drawdown", () => {
     // All: FPT r_k 1,000,000 / 1,000,000, 3,000,000 / (1,000,000 + 2,000,000), 4,200,000 /
     // 3,000,000: twr 0.4. HPG: 1, then 1.1. MV(e) 4,310,000: 0.974477... and 0.025522...
     const hpg = (weight: number) =>
-      position("HPG", { shares: 10, end_value: 110000, invested: 100000, pnl: 10000, twr: 0.1, weight });
+      expectedPosition("HPG", { shares: 10, end_value: 110000, invested: 100000, pnl: 10000, twr: 0.1, weight });
     await expectPerformance(
       dbs,
       book,
@@ -255,7 +238,7 @@ describe("GET /api/performance/:slug: positions and drawdown", () => {
       {
         drawdown: NO_DRAWDOWN,
         positions: [
-          position("FPT", { shares: 200, end_value: 4200000, invested: 3000000, pnl: 1200000, twr: 0.4, weight: 0.9745 }),
+          expectedPosition("FPT", { shares: 200, end_value: 4200000, invested: 3000000, pnl: 1200000, twr: 0.4, weight: 0.9745 }),
           hpg(0.0255),
         ],
       },
@@ -270,7 +253,7 @@ describe("GET /api/performance/:slug: positions and drawdown", () => {
       {
         start_date: "2024-03-03",
         positions: [
-          position("FPT", { shares: 100, end_value: 2100000, invested: 2000000, pnl: 100000, twr: 0.05, weight: 0.9502 }),
+          expectedPosition("FPT", { shares: 100, end_value: 2100000, invested: 2000000, pnl: 100000, twr: 0.05, weight: 0.9502 }),
           hpg(0.0498),
         ],
       },
@@ -283,7 +266,9 @@ describe("GET /api/performance/:slug: positions and drawdown", () => {
       customer,
       { broker: "SSI" },
       {
-        positions: [position("FPT", { shares: 100, end_value: 2100000, invested: 1000000, pnl: 1100000, twr: 1.1, weight: 1 })],
+        positions: [
+          expectedPosition("FPT", { shares: 100, end_value: 2100000, invested: 1000000, pnl: 1100000, twr: 1.1, weight: 1 }),
+        ],
       },
       { partial: true },
     );
